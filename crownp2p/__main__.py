@@ -1,0 +1,5 @@
+import sys
+
+from crownp2p.shell.cli import main
+
+sys.exit(main())

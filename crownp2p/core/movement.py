@@ -1,0 +1,316 @@
+"""Movement primitives: leapers, riders and the few bent or special movers.
+
+A unit type's movement is a tuple of movers. Offsets are ``(dx, dy)`` with ``dy`` measured toward
+the owner's *forward*, so one description serves both seats; every mover precomputes, for each
+forward sign and each square, the squares it can reach on an empty board, so generation is a walk
+over small tuples.
+
+Generation reads an *occupancy* list of 64 ints seen from the moving unit's side:
+``EMPTY``; ``TARGET`` (an enemy it may capture); ``OWN`` (a unit of its owner: blocks, and is a
+Spy's swap partner); ``BLOCKED`` (any other unit it can neither pass nor capture: an ally, or an
+enemy that cannot be captured). Movers append :class:`UnitMove` values to ``out``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .board import SIZE, SQUARES, file_of, on_board, rank_of, relative_rank, square
+
+EMPTY, TARGET, OWN, BLOCKED = 0, 1, 2, 3
+
+MARCH, ATTACK = 1, 2
+BOTH = MARCH | ATTACK
+
+Offset = tuple[int, int]
+
+KING_STEPS: tuple[Offset, ...] = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+STRAIGHT: tuple[Offset, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+DIAGONAL: tuple[Offset, ...] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
+KNIGHT: tuple[Offset, ...] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+
+
+def symmetric(a: int, b: int) -> tuple[Offset, ...]:
+    """Every (±a, ±b) and (±b, ±a) leap, without repeats, in a fixed order."""
+    seen: list[Offset] = []
+    for x, y in ((a, b), (b, a)):
+        for sx in (1, -1):
+            for sy in (1, -1):
+                off = (sx * x, sy * y)
+                if off not in seen:
+                    seen.append(off)
+    return tuple(seen)
+
+
+class UnitMove(NamedTuple):
+    """One way a unit can carry out a march or an attack by its normal rules.
+
+    ``kind`` is ``"march"`` (to an empty square), ``"swap"`` (the Spy's march) or ``"attack"``.
+    ``captures`` lists the captured squares in path order: one for most attacks, several for a
+    Charger, and for the Oracle ``to == frm`` because it captures without moving.
+    """
+
+    kind: str
+    frm: int
+    to: int
+    captures: tuple[int, ...] = ()
+
+
+FORWARDS = (1, -1)
+
+
+def _target(frm: int, off: Offset, forward: int) -> int | None:
+    f, r = file_of(frm) + off[0], rank_of(frm) + off[1] * forward
+    return square(f, r) if on_board(f, r) else None
+
+
+def _ray(frm: int, off: Offset, forward: int, limit: int = SIZE) -> tuple[int, ...]:
+    out = []
+    f, r = file_of(frm), rank_of(frm)
+    for _ in range(limit):
+        f, r = f + off[0], r + off[1] * forward
+        if not on_board(f, r):
+            break
+        out.append(square(f, r))
+    return tuple(out)
+
+
+def _per_square(build: Callable[[int, int], tuple]) -> dict[int, tuple[tuple, ...]]:
+    return {fw: tuple(build(sq, fw) for sq in SQUARES) for fw in FORWARDS}
+
+
+class Mover:
+    """Base class: ``generate`` appends this mover's moves from ``frm`` to ``out``."""
+
+    def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, eq=False)
+class Leap(Mover):
+    """Jumps straight to each offset, ignoring what lies between."""
+
+    offsets: tuple[Offset, ...]
+    mode: int = BOTH
+    _table: dict = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        def build(sq: int, fw: int) -> tuple[int, ...]:
+            return tuple(t for off in self.offsets if (t := _target(sq, off, fw)) is not None)
+
+        object.__setattr__(self, "_table", _per_square(build))
+
+    def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        march, attack = self.mode & MARCH, self.mode & ATTACK
+        for t in self._table[forward][frm]:
+            c = occ[t]
+            if c == EMPTY:
+                if march:
+                    out.append(UnitMove("march", frm, t))
+            elif c == TARGET and attack:
+                out.append(UnitMove("attack", frm, t, (t,)))
+
+
+@dataclass(frozen=True, eq=False)
+class Ride(Mover):
+    """Slides along each direction until blocked.
+
+    ``reach`` caps the distance and ``nearest`` is the shortest move it may make, march or
+    attack (a Monk's straight move is exactly 2, a Sniper attacks from 2 away); ``in_place``
+    captures without moving (the Oracle). Any vector rides, so a Nightrider is a Ride over the
+    knight's offsets.
+    """
+
+    directions: tuple[Offset, ...]
+    mode: int = BOTH
+    reach: int = SIZE
+    nearest: int = 1
+    in_place: bool = False
+    _table: dict = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_table", _per_square(self._rays))
+
+    def _rays(self, sq: int, fw: int) -> tuple[tuple[int, ...], ...]:
+        rays = (_ray(sq, d, fw, self.reach) for d in self.directions)
+        return tuple(ray for ray in rays if ray)
+
+    def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        march, attack = self.mode & MARCH, self.mode & ATTACK
+        for ray in self._table[forward][frm]:
+            for distance, t in enumerate(ray, 1):
+                c = occ[t]
+                if c == EMPTY:
+                    if march and distance >= self.nearest:
+                        out.append(UnitMove("march", frm, t))
+                    continue
+                if c == TARGET and attack and distance >= self.nearest:
+                    out.append(UnitMove("attack", frm, frm if self.in_place else t, (t,)))
+                break
+
+
+@dataclass(frozen=True, eq=False)
+class PawnPush(Ride):
+    """A forward march of one square, or two from the owner's first or second rank."""
+
+    directions: tuple[Offset, ...] = ((0, 1),)
+    mode: int = MARCH
+
+    def _rays(self, sq: int, fw: int) -> tuple[tuple[int, ...], ...]:
+        reach = 2 if relative_rank(sq, fw) <= 1 else 1
+        ray = _ray(sq, self.directions[0], fw, reach)
+        return (ray,) if ray else ()
+
+
+@dataclass(frozen=True, eq=False)
+class StepThenRide(Mover):
+    """One step, then optionally a ride outward (Gryphon, Sphinx).
+
+    ``paths`` pairs each first step with the directions it may continue in. A capture on the step
+    ends the move; a unit on the step square blocks the whole path.
+    """
+
+    paths: tuple[tuple[Offset, tuple[Offset, ...]], ...]
+    _table: dict = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        def build(sq: int, fw: int) -> tuple:
+            out = []
+            for step, onward in self.paths:
+                t = _target(sq, step, fw)
+                if t is not None:
+                    rays = tuple(r for d in onward if (r := _ray(t, d, fw)))
+                    out.append((t, rays))
+            return tuple(out)
+
+        object.__setattr__(self, "_table", _per_square(build))
+
+    def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        for t, rays in self._table[forward][frm]:
+            c = occ[t]
+            if c == TARGET:
+                out.append(UnitMove("attack", frm, t, (t,)))
+            if c != EMPTY:
+                continue
+            out.append(UnitMove("march", frm, t))
+            for ray in rays:
+                for u in ray:
+                    c = occ[u]
+                    if c == EMPTY:
+                        out.append(UnitMove("march", frm, u))
+                        continue
+                    if c == TARGET:
+                        out.append(UnitMove("attack", frm, u, (u,)))
+                    break
+
+
+@dataclass(frozen=True, eq=False)
+class KingSteps(Mover):
+    """Up to ``steps`` king steps in any combination, never through a unit; a capture stops it
+    (the Warlord). Stepping out and back, a march in place, is not a move here: only Armor offers
+    it (see :func:`can_march_in_place`)."""
+
+    steps: int = 2
+    _table: dict = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        def build(sq: int, fw: int) -> tuple[int, ...]:
+            return tuple(t for off in KING_STEPS if (t := _target(sq, off, fw)) is not None)
+
+        object.__setattr__(self, "_table", _per_square(build))
+
+    def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        table = self._table[forward]
+        seen = {frm}
+        frontier = [frm]
+        for _ in range(self.steps):
+            reached = []
+            for here in frontier:
+                for t in table[here]:
+                    if t in seen:
+                        continue
+                    c = occ[t]
+                    if c == EMPTY:
+                        seen.add(t)
+                        reached.append(t)
+                        out.append(UnitMove("march", frm, t))
+                    elif c == TARGET:
+                        seen.add(t)
+                        out.append(UnitMove("attack", frm, t, (t,)))
+            frontier = reached
+
+    def can_march_in_place(self, occ: Sequence[int], frm: int, forward: int) -> bool:
+        """True when it could step to an empty square and back in one march."""
+        return self.steps >= 2 and any(occ[t] == EMPTY for t in self._table[forward][frm])
+
+
+@dataclass(frozen=True, eq=False)
+class DoubleLeap(Mover):
+    """Two leaps by ``offsets`` in a row, the first onto an empty square (the Phantom). Only the
+    first landing can block it; ending where it started is no move."""
+
+    offsets: tuple[Offset, ...] = KNIGHT
+    _table: dict = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        def build(sq: int, fw: int) -> tuple[int, ...]:
+            return tuple(t for off in self.offsets if (t := _target(sq, off, fw)) is not None)
+
+        object.__setattr__(self, "_table", _per_square(build))
+
+    def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        table = self._table[forward]
+        seen = {frm}
+        for mid in table[frm]:
+            if occ[mid] != EMPTY:
+                continue
+            for t in table[mid]:
+                if t in seen:
+                    continue
+                c = occ[t]
+                if c == EMPTY:
+                    out.append(UnitMove("march", frm, t))
+                elif c == TARGET:
+                    out.append(UnitMove("attack", frm, t, (t,)))
+                else:
+                    continue
+                seen.add(t)
+
+
+@dataclass(frozen=True, eq=False)
+class Charge(Mover):
+    """1 to ``reach`` squares in a straight line, capturing every enemy on the way and stopping
+    short of any unit it cannot capture (the Charger)."""
+
+    directions: tuple[Offset, ...] = STRAIGHT
+    reach: int = 3
+    _table: dict = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        def build(sq: int, fw: int) -> tuple[tuple[int, ...], ...]:
+            return tuple(r for d in self.directions if (r := _ray(sq, d, fw, self.reach)))
+
+        object.__setattr__(self, "_table", _per_square(build))
+
+    def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        for ray in self._table[forward][frm]:
+            captured: tuple[int, ...] = ()
+            for t in ray:
+                c = occ[t]
+                if c == TARGET:
+                    captured += (t,)
+                elif c != EMPTY:
+                    break
+                out.append(UnitMove("attack" if captured else "march", frm, t, captured))
+
+
+@dataclass(frozen=True, eq=False)
+class SwapWithOwn(Mover):
+    """Marches by trading places with any other unit of its owner on the board (the Spy)."""
+
+    def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        for t in SQUARES:
+            if occ[t] == OWN and t != frm:
+                out.append(UnitMove("swap", frm, t))

@@ -1,0 +1,233 @@
+"""The board, the Barracks and the seat to move, with a FEN-like text form.
+
+Text form (see docs/notation.md)::
+
+    rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR 0 NP -
+
+the board from rank 8 down to rank 1, ``/`` between ranks, a digit for a run of empty squares and
+one letter per unit (upper case: seat 0, blue; lower case: seat 1, gold); then, optionally, the
+seat to move and one field per seat listing its Barracks (``-`` when empty).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .board import SIZE, SQUARES, adjacent, relative_rank, square, square_name
+from .movement import BLOCKED, EMPTY, OWN, TARGET, UnitMove
+from .seats import TWO_SEATS, Seating
+from .units import UnitRegistry, UnitType
+
+
+class PositionError(ValueError):
+    """A position string that cannot be read; the message names the offending part."""
+
+
+@dataclass(slots=True, eq=False)
+class Unit:
+    """A unit on the board. It stays the same unit when it moves, is promoted or morphs."""
+
+    kind: UnitType
+    owner: int
+    uid: int = 0
+    uncapturable: bool = False  # Armor, Wish: no capture of any kind until its owner's next turn
+
+
+@dataclass(eq=False)
+class Position:
+    registry: UnitRegistry
+    seating: Seating = TWO_SEATS
+    board: list[Unit | None] = field(default_factory=lambda: [None] * (SIZE * SIZE))
+    barracks: list[list[UnitType]] = field(default_factory=list)
+    to_move: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.barracks:
+            self.barracks = [[] for _ in self.seating.seats]
+
+    # ----------------------------------------------------------------- reading the board
+
+    def units(self) -> Iterator[tuple[int, Unit]]:
+        for sq in SQUARES:
+            unit = self.board[sq]
+            if unit is not None:
+                yield sq, unit
+
+    def occupancy(self, seat: int) -> list[int]:
+        """The board as ``seat``'s units see it (the categories of movement.py)."""
+        occ = [EMPTY] * (SIZE * SIZE)
+        for sq, unit in self.units():
+            if unit.owner == seat:
+                occ[sq] = OWN
+            elif self.seating.are_enemies(seat, unit.owner) and not unit.uncapturable:
+                occ[sq] = TARGET
+            else:
+                occ[sq] = BLOCKED
+        return occ
+
+    def unit_moves(self, sq: int, occ: list[int] | None = None) -> list[UnitMove]:
+        """The marches and attacks the unit on ``sq`` can make by its normal rules."""
+        unit = self.board[sq]
+        if unit is None:
+            raise ValueError(f"there is no unit on {square_name(sq)}")
+        if occ is None:
+            occ = self.occupancy(unit.owner)
+        return unit.kind.moves(occ, sq, self.seating.forward(unit.owner))
+
+    def all_moves(self, seat: int) -> list[UnitMove]:
+        occ = self.occupancy(seat)
+        forward = self.seating.forward(seat)
+        out: list[UnitMove] = []
+        for sq, unit in self.units():
+            if unit.owner == seat:
+                out.extend(unit.kind.moves(occ, sq, forward))
+        return out
+
+    def would_be_threatened(self, frm: int, to: int) -> bool:
+        """Could an enemy capture the unit on ``frm`` by a normal attack once it stands on
+        ``to``? Judged after the move, as the rules say: the unit is lifted from ``frm`` first."""
+        unit = self.board[frm]
+        if unit is None:
+            raise ValueError(f"there is no unit on {square_name(frm)}")
+        displaced = self.board[to]
+        self.board[frm], self.board[to] = None, unit
+        try:
+            return any(
+                to in move.captures
+                for enemy in self.seating.seats
+                if self.seating.are_enemies(unit.owner, enemy)
+                for move in self.all_moves(enemy)
+            )
+        finally:
+            self.board[to], self.board[frm] = displaced, unit
+
+    def deploy_squares(self, seat: int, kind: UnitType) -> list[int]:
+        """Empty squares of the seat's first rank, and of its second for a Foot unit."""
+        forward = self.seating.forward(seat)
+        ranks = (0, 1) if kind.is_foot else (0,)
+        return [
+            sq
+            for sq in SQUARES
+            if self.board[sq] is None and relative_rank(sq, forward) in ranks
+        ]
+
+    def is_last_rank(self, sq: int, seat: int) -> bool:
+        return relative_rank(sq, self.seating.forward(seat)) == SIZE - 1
+
+    def sovereign_squares(self, seat: int) -> list[int]:
+        return [sq for sq, u in self.units() if u.owner == seat and u.kind.is_sovereign]
+
+    def adjacent_units(self, sq: int) -> list[int]:
+        return [t for t in adjacent(sq) if self.board[t] is not None]
+
+    # ----------------------------------------------------------------- text form
+
+    def board_fen(self) -> str:
+        rows = []
+        for rank in reversed(range(SIZE)):
+            row, empties = "", 0
+            for file in range(SIZE):
+                unit = self.board[square(file, rank)]
+                if unit is None:
+                    empties += 1
+                    continue
+                if empties:
+                    row, empties = row + str(empties), 0
+                row += self._symbol(unit.kind, unit.owner)
+            rows.append(row + (str(empties) if empties else ""))
+        return "/".join(rows)
+
+    def fen(self) -> str:
+        barracks = [
+            "".join(sorted(self._symbol(k, seat) for k in self.barracks[seat])) or "-"
+            for seat in self.seating.seats
+        ]
+        return " ".join([self.board_fen(), str(self.to_move), *barracks])
+
+    def _symbol(self, kind: UnitType, owner: int) -> str:
+        return kind.letter if self.seating.sides[owner] == 0 else kind.letter.lower()
+
+    @classmethod
+    def from_fen(
+        cls, text: str, registry: UnitRegistry, seating: Seating = TWO_SEATS
+    ) -> Position:
+        if len(seating.sides) != 2:
+            raise PositionError("the text form describes two-seat positions only")
+        fields = text.split()
+        if not fields:
+            raise PositionError("a position needs at least the board field")
+        if len(fields) > 2 + len(seating.sides):
+            raise PositionError(
+                f"too many fields: expected the board, the seat to move and "
+                f"{len(seating.sides)} Barracks fields, got {len(fields)} fields"
+            )
+        if len(fields) not in (1, 2, 2 + len(seating.sides)):
+            raise PositionError("give a Barracks field for every seat, or none")
+        pos = cls(registry, seating)
+        pos._read_board(fields[0])
+        if len(fields) > 1:
+            pos.to_move = _read_seat(fields[1], seating)
+        for seat, text_field in enumerate(fields[2:]):
+            pos.barracks[seat] = pos._read_barracks(text_field, seat)
+        return pos
+
+    def _read_board(self, text: str) -> None:
+        rows = text.split("/")
+        if len(rows) != SIZE:
+            raise PositionError(f"the board field needs {SIZE} ranks separated by '/', not {len(rows)}")
+        uid = 0
+        for row_index, row in enumerate(rows):
+            rank = SIZE - 1 - row_index
+            file = 0
+            for ch in row:
+                if ch in "12345678":
+                    file += int(ch)
+                else:
+                    kind = self.registry.by_letter(ch) if ch.isascii() and ch.isalpha() else None
+                    if kind is None:
+                        raise PositionError(f"{ch!r} on rank {rank + 1} is not a unit letter")
+                    if file >= SIZE:
+                        raise PositionError(f"rank {rank + 1} has more than {SIZE} squares")
+                    uid += 1
+                    owner = 0 if ch.isupper() else 1
+                    self.board[square(file, rank)] = Unit(kind, owner, uid)
+                    file += 1
+                if file > SIZE:
+                    raise PositionError(f"rank {rank + 1} has more than {SIZE} squares")
+            if file != SIZE:
+                raise PositionError(f"rank {rank + 1} has {file} squares, not {SIZE}")
+
+    def _read_barracks(self, text: str, seat: int) -> list[UnitType]:
+        if text == "-":
+            return []
+        kinds = []
+        for ch in text:
+            kind = self.registry.by_letter(ch) if ch.isascii() and ch.isalpha() else None
+            if kind is None:
+                raise PositionError(f"{ch!r} in seat {seat}'s Barracks is not a unit letter")
+            if ch != self._symbol(kind, seat):
+                raise PositionError(
+                    f"{ch!r} in seat {seat}'s Barracks has the wrong case for that seat"
+                )
+            kinds.append(kind)
+        return sorted(kinds, key=lambda k: k.letter)
+
+    def copy(self) -> Position:
+        return Position(
+            self.registry,
+            self.seating,
+            [None if u is None else Unit(u.kind, u.owner, u.uid, u.uncapturable) for u in self.board],
+            [list(b) for b in self.barracks],
+            self.to_move,
+        )
+
+    def __str__(self) -> str:
+        return self.fen()
+
+
+def _read_seat(text: str, seating: Seating) -> int:
+    if text.isdigit() and int(text) in seating.seats:
+        return int(text)
+    raise PositionError(f"{text!r} is not a seat to move: use 0 (blue) or 1 (gold)")
+

@@ -1,0 +1,81 @@
+"""The ``crownp2p`` command line: argparse here, the work in the modules it calls.
+
+Imports of anything heavy happen inside the command that needs it, so ``crownp2p --version``
+stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from .. import __version__
+
+
+class CommandError(Exception):
+    """A one-sentence error for the user; the program exits with status 2."""
+
+
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {}
+
+
+def command(name: str, help_text: str):
+    def wrap(setup: Callable[[argparse.ArgumentParser], None]):
+        COMMANDS[name] = (help_text, setup)
+        return setup
+
+    return wrap
+
+
+@command("units", "list the unit types, their letters and classes")
+def _units(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.set_defaults(run=lambda a: _lazy("reference", "units_command")(a))
+
+
+@command("moves", "show what the unit on a square can do in a position")
+def _moves(p: argparse.ArgumentParser) -> None:
+    p.add_argument("position", help="a position in crownp2p notation (quote it)")
+    p.add_argument("square", help="the square of the unit, like e4")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=lambda a: _lazy("reference", "moves_command")(a))
+
+
+def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    import importlib
+
+    return getattr(importlib.import_module(f"crownp2p.shell.{module}"), name)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="crownp2p", description="For the Crown, peer to peer over a LAN."
+    )
+    parser.add_argument("--version", action="version", version=f"crownp2p {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, setup) in COMMANDS.items():
+        setup(sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + "."))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except CommandError as err:
+        print(f"crownp2p {args.command}: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
