@@ -32,6 +32,11 @@ class Unit:
     owner: int
     uid: int = 0
     uncapturable: bool = False  # Armor, Wish: no capture of any kind until its owner's next turn
+    frozen: int = 0  # cannot take orders: 1 on its owner's next turn, 2 during this one
+
+    def freeze(self) -> None:
+        """It cannot take orders on its owner's next turn (Mourning, False Orders)."""
+        self.frozen = 1
 
 
 @dataclass(eq=False)
@@ -217,7 +222,7 @@ class Position:
         return Position(
             self.registry,
             self.seating,
-            [None if u is None else Unit(u.kind, u.owner, u.uid, u.uncapturable) for u in self.board],
+            [None if u is None else Unit(u.kind, u.owner, u.uid, u.uncapturable, u.frozen) for u in self.board],
             [list(b) for b in self.barracks],
             self.to_move,
         )

@@ -1,0 +1,76 @@
+"""Card types: data, whose effects are sequences of steps (see steps.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .steps import Step
+
+TRAINING, ORDER, ACTION, TREASURE = "training", "order", "action", "treasure"
+EFFECT_KINDS = (TRAINING, ORDER, ACTION, TREASURE)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One of a card's two effects. ``text`` is our own wording, shown to players."""
+
+    kind: str
+    text: str
+    steps: tuple[Step, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in EFFECT_KINDS:
+            raise ValueError(f"an effect's kind is one of {', '.join(EFFECT_KINDS)}, not {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class CardType:
+    name: str
+    cost: int
+    effects: tuple[Effect, ...]
+    trains: str | None = None  # the unit type its Training effect puts in the Barracks
+    train_count: int = 0
+
+    @property
+    def is_training_card(self) -> bool:
+        return any(e.kind == TRAINING for e in self.effects)
+
+    def effect_numbers(self, kind: str) -> list[int]:
+        """1-based numbers of this card's effects of ``kind``."""
+        return [i + 1 for i, e in enumerate(self.effects) if e.kind == kind]
+
+
+class CardRegistry:
+    """The card types known to a game, by name (any case)."""
+
+    def __init__(self, cards: Iterable[CardType] = ()) -> None:
+        self._by_key: dict[str, CardType] = {}
+        for c in cards:
+            self.register(c)
+
+    def register(self, card: CardType) -> None:
+        key = card.name.lower()
+        if key in self._by_key:
+            raise ValueError(f"a card named {card.name!r} is already registered")
+        self._by_key[key] = card
+
+    def get(self, name: str) -> CardType:
+        try:
+            return self._by_key[name.strip().lower()]
+        except KeyError:
+            raise ValueError(f"there is no card called {name!r}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.strip().lower() in self._by_key
+
+    def __iter__(self) -> Iterator[CardType]:
+        return iter(self._by_key.values())
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+    def names(self) -> list[str]:
+        return [c.name for c in self]

@@ -1,0 +1,599 @@
+"""The game: one decider at a time, every legal decision listed, deterministic.
+
+``Game`` holds the whole state. At every point it has a :class:`Prompt` naming who decides (a
+seat, or ``CHANCE`` for a shuffle) and :meth:`legal` lists every decision that seat may take;
+:meth:`apply` takes one. Chance decisions are ``("seed", HEX64)``: the seed comes from outside (a
+local source in solo play, a commit-reveal round between peers).
+
+Card effects run as *frames* on a stack: a frame names the card and effect being resolved and
+the index of its current step (see steps.py), so the whole state, mid-card included, is plain
+data that can be hashed, saved and restored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .board import parse_square, square_name
+from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
+from .decisions import Decision, IllegalDecision, decision_text
+from .movement import UnitMove
+from .position import Position, Unit
+from .rules import Rules
+from .setup import Setup
+from .shuffle import SHUFFLE_VERSION, choose_indices, parse_seed, shuffle
+from .units import UnitType
+
+T = TypeVar("T")
+
+CHANCE = -1
+STATE_VERSION = 1
+
+# Unit "cannot take orders" status, which follows the unit (Mourning, False Orders).
+FROZEN_NONE, FROZEN_NEXT, FROZEN_NOW = 0, 1, 2
+
+
+@dataclass
+class Player:
+    deck: list[int] = field(default_factory=list)  # card ids, top of the deck first
+    hand: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    in_play: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Frame:
+    """A card effect (or a piece of the turn's machinery) being resolved."""
+
+    card: str  # a card name, or "#setup", "#housekeeping", "#promote"
+    effect: int  # index into the card's effects
+    seat: int  # who plays it
+    kind: str  # order, action, treasure, or system
+    pc: int = 0  # the current step
+    vars: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def as_order(self) -> bool:
+        return self.kind == ORDER
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "effect": self.effect, "seat": self.seat, "kind": self.kind,
+                "pc": self.pc, "vars": dict(sorted(self.vars.items()))}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Frame:
+        return cls(d["card"], d["effect"], d["seat"], d["kind"], d["pc"], dict(d["vars"]))
+
+
+@dataclass(frozen=True)
+class Prompt:
+    seat: int  # CHANCE for a chance decision
+    kind: str  # order, action, buy, shuffle, supply, or a card step's kind
+    text: str
+
+
+class Game:
+    def __init__(self, rules: Rules, setup: Setup | None = None, *, _empty: bool = False) -> None:
+        self.rules = rules
+        self.setup = setup or Setup()
+        seats = rules.seating.seats
+        self.position = Position(rules.units, rules.seating)
+        self.players = [Player() for _ in seats]
+        self.cards: list[str] = []  # card id -> card name
+        self.piles: list[str] = list(self.setup.piles)  # variable piles, once chosen
+        self.supply: dict[str, int] = {}
+        self.trash: list[int] = []
+        self.turn = 0
+        self.active = rules.first_seat()
+        self.phase = "setup"
+        self.orders = self.actions = self.buys = self.gold = 0
+        self.bought = False
+        self.discount = 0
+        self.treasures = 0  # treasure effects played this turn (Legend)
+        self.ordered: list[int] = []  # uids given an order this turn
+        self.order_lock = [FROZEN_NONE for _ in seats]  # Wish: no Order cards on that turn
+        self.glimpses: dict[int, dict[int, list[str]]] = {}  # viewer -> seat -> hand seen
+        self.revealed: list[str] = []  # cards shown to everyone this turn (False Orders)
+        self.stack: list[Frame] = []
+        self.chance: dict[str, Any] | None = None
+        self.next_uid = 1
+        self.over = False
+        self.winner: int | None = None  # winning side; None with over=True is a draw
+        self.log: list[str] = []
+        self._legal: dict[Decision, Any] | None = None
+        if not _empty:
+            self._start()
+
+    # ================================================================ the public interface
+
+    def prompt(self) -> Prompt:
+        if self.over:
+            return Prompt(CHANCE, "over", "the game is over")
+        if self.chance is not None:
+            kind = self.chance["kind"]
+            if kind == "supply":
+                return Prompt(CHANCE, "supply", "chance: choose the random Supply piles")
+            seat = self.chance["seat"]
+            return Prompt(CHANCE, "shuffle", f"chance: shuffle {self.seat_name(seat)}'s deck")
+        if self.stack:
+            frame = self.stack[-1]
+            step = self._step(frame)
+            return Prompt(step.decider(self, frame), step.kind, step.describe(self, frame))
+        return Prompt(self.active, self.phase, self._phase_text())
+
+    @property
+    def to_decide(self) -> int:
+        return self.prompt().seat
+
+    def legal(self) -> list[Decision]:
+        """Every decision the prompted seat may take now, in a fixed order."""
+        return list(self._legal_map())
+
+    def is_legal(self, decision: Decision) -> bool:
+        return tuple(decision) in self._legal_map()
+
+    def apply(self, decision: Decision) -> None:
+        decision = tuple(decision)
+        if self.over:
+            raise IllegalDecision("the game is over")
+        if self.chance is not None:
+            self._apply_chance(decision)
+        else:
+            legal = self._legal_map()
+            if decision not in legal:
+                raise IllegalDecision(self._why_illegal(decision))
+            payload = legal[decision]
+            if self.stack:
+                frame = self.stack[-1]
+                if self._step(frame).choose(self, frame, decision, payload):
+                    frame.pc += 1
+            else:
+                self._apply_phase(decision, payload)
+        self._legal = None
+        self._run()
+
+    def state_hash(self) -> str:
+        """SHA-256 of the canonical encoding of the full state: equal on every machine."""
+        return hashlib.sha256(canonical(self.to_json())).hexdigest()
+
+    def to_json(self) -> dict[str, Any]:
+        from .snapshot import to_json
+
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, rules: Rules, data: dict[str, Any]) -> Game:
+        from .snapshot import from_json
+
+        return from_json(rules, data)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        from .snapshot import view
+
+        return view(self, seat)
+
+    def clone(self) -> Game:
+        return Game.from_json(self.rules, self.to_json())
+
+    # ================================================================ turn flow
+
+    def _start(self) -> None:
+        for seat in self.rules.seating.seats:
+            for name in self.setup.deck_list():
+                self.players[seat].deck.append(self.new_card(name))
+            sovereign = self.rules.units.get("Anointed" if self.setup.anointed else "King")
+            for sq in self.rules.home_squares(seat):
+                self.place(Unit(sovereign, seat), parse_square(sq))
+        frames = [Frame("#supply", 0, self.active, "system")]
+        frames += [Frame("#deal", 0, seat, "system") for seat in self.rules.seating.seats]
+        frames.append(Frame("#begin", 0, self.active, "system"))
+        self.stack = list(reversed(frames))
+        self._run()
+
+    def begin_turn(self, seat: int) -> None:
+        self.turn += 1
+        self.active = seat
+        self.position.to_move = seat
+        self.phase = ORDER
+        self.orders = self.actions = self.buys = 1
+        self.gold = self.discount = self.treasures = 0
+        self.bought = False
+        self.ordered = []
+        self.glimpses = {}
+        self.revealed = []
+        for _, unit in self.position.units():
+            if unit.owner == seat:
+                unit.uncapturable = False
+                if unit.frozen == FROZEN_NEXT:
+                    unit.frozen = FROZEN_NOW
+        if self.order_lock[seat] == FROZEN_NEXT:
+            self.order_lock[seat] = FROZEN_NOW
+        self.note(f"turn {self.turn}: {self.seat_name(seat)}")
+
+    def end_turn(self) -> None:
+        """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
+        seat = self.active
+        for _, unit in self.position.units():
+            if unit.owner == seat and unit.frozen == FROZEN_NOW:
+                unit.frozen = FROZEN_NONE
+        if self.order_lock[seat] == FROZEN_NOW:
+            self.order_lock[seat] = FROZEN_NONE
+        self.begin_turn(self.rules.next_seat(self, seat))
+
+    def check_outcome(self) -> bool:
+        over, winner = self.rules.outcome(self)
+        if over:
+            self.over, self.winner = True, winner
+            self.stack = []
+            self.phase = "over"
+            self.note("the game is drawn" if winner is None else f"{self.side_name(winner)} wins")
+        return over
+
+    def _run(self) -> None:
+        """Carry out everything that needs no decision, up to the next prompt."""
+        while not self.over and self.chance is None:
+            if self.stack:
+                frame = self.stack[-1]
+                steps = self._steps(frame)
+                if frame.pc >= len(steps):
+                    self.stack.pop()
+                    continue
+                if steps[frame.pc].enter(self, frame):
+                    frame.pc += 1
+                    continue
+                return
+            if not self._advance_phase():
+                return
+
+    def _advance_phase(self) -> bool:
+        """Move past a phase in which nothing at all can be done; False when a prompt waits."""
+        if self.phase == ORDER and (self.orders == 0 or self._only_end()):
+            self.phase = ACTION
+            return True
+        if self.phase == ACTION and (self.actions == 0 or self._only_end()):
+            self.phase = "buy"
+            return True
+        if self.phase == "buy" and self._only_end():
+            self.phase = "housekeeping"
+            self.stack.append(Frame("#housekeeping", 0, self.active, "system"))
+            return True
+        return False
+
+    def _only_end(self) -> bool:
+        self._legal = None
+        return list(self._legal_map()) == [("end",)]
+
+    # ================================================================ legal decisions
+
+    def _legal_map(self) -> dict[Decision, Any]:
+        if self._legal is None:
+            if self.over or self.chance is not None:
+                self._legal = {}
+            elif self.stack:
+                frame = self.stack[-1]
+                self._legal = self._step(frame).options(self, frame)
+            else:
+                self._legal = self._phase_options()
+        return self._legal
+
+    def _phase_options(self) -> dict[Decision, Any]:
+        seat = self.active
+        out: dict[Decision, Any] = {}
+        if self.phase == ORDER and self.orders > 0:
+            for move in self.unit_orders(seat):
+                out[move_decision(move)] = ("move", move)
+            for kind_name, sq in self.deploy_options(seat, self.position.deploy_squares):
+                out[("deploy", kind_name, square_name(sq))] = ("deploy", kind_name, sq)
+            if self.order_lock[seat] != FROZEN_NOW:
+                self._card_options(seat, ORDER, out)
+        elif self.phase == ACTION and self.actions > 0:
+            self._card_options(seat, TRAINING, out)
+            self._card_options(seat, ACTION, out)
+        elif self.phase == "buy":
+            if not self.bought:
+                self._card_options(seat, TREASURE, out)
+            if self.buys > 0:
+                for name, count in self.supply.items():
+                    if count > 0 and self.cost(name) <= self.gold:
+                        out[("buy", name)] = ("buy", name)
+        out[("end",)] = ("end",)
+        return out
+
+    def _card_options(self, seat: int, kind: str, out: dict[Decision, Any]) -> None:
+        for name in self.hand_names(seat):
+            card = self.card_type(name)
+            for number in card.effect_numbers(kind):
+                effect = card.effects[number - 1]
+                if kind == TRAINING:
+                    out[("train", name)] = ("train", name, number - 1)
+                    continue
+                probe = Frame(name, number - 1, seat, kind)
+                if any(step.possible(self, probe) for step in effect.steps):
+                    word = "treasure" if kind == TREASURE else "play"
+                    key = (word, name) if word == "treasure" else ("play", name, str(number))
+                    out[key] = ("play", name, number - 1)
+
+    def unit_orders(
+        self, seat: int, *, as_order: bool = True, units: Iterable[int] | None = None
+    ) -> list[UnitMove]:
+        """Marches and attacks by normal rules of the units ``seat`` may command."""
+        out: list[UnitMove] = []
+        squares = units if units is not None else range(64)
+        occ_cache: dict[int, list[int]] = {}
+        for sq in squares:
+            unit = self.position.board[sq]
+            if unit is None or not self.can_order(seat, unit, as_order):
+                continue
+            occ = occ_cache.get(unit.owner)
+            if occ is None:
+                occ = occ_cache[unit.owner] = self.position.occupancy(unit.owner)
+            out.extend(unit.kind.moves(occ, sq, self.rules.seating.forward(unit.owner)))
+        return out
+
+    def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
+        if own and not self.rules.may_command(self, seat, unit):
+            return False
+        return not as_order or (unit.uid not in self.ordered and unit.frozen != FROZEN_NOW)
+
+    def deploy_options(self, seat: int, squares_for) -> list[tuple[str, int]]:
+        out = []
+        for kind in self.distinct_barracks(seat):
+            for sq in squares_for(seat, kind):
+                out.append((kind.name, sq))
+        return out
+
+    def distinct_barracks(self, seat: int) -> list[UnitType]:
+        return distinct(self.position.barracks[seat])
+
+    def hand_names(self, seat: int) -> list[str]:
+        """The different card names in a hand, in hand order."""
+        return distinct(self.cards[c] for c in self.players[seat].hand)
+
+    # ================================================================ applying phase decisions
+
+    def _apply_phase(self, decision: Decision, payload: Any) -> None:
+        seat = self.active
+        what = payload[0]
+        if what == "end":
+            self.note(f"{self.seat_name(seat)} ends the {self.phase} phase")
+            if self.phase == ORDER:
+                self.phase = ACTION
+            elif self.phase == ACTION:
+                self.phase = "buy"
+            else:
+                self.phase = "housekeeping"
+                self.stack.append(Frame("#housekeeping", 0, seat, "system"))
+        elif what == "move":
+            self.orders -= 1
+            self.perform(payload[1], seat, as_order=True)
+        elif what == "deploy":
+            self.orders -= 1
+            self.deploy(seat, payload[1], payload[2], as_order=True)
+        elif what == "train":
+            self.actions -= 1
+            self.train(seat, payload[1])
+        elif what == "play":
+            self.play(seat, payload[1], payload[2])
+        elif what == "buy":
+            name = payload[1]
+            self.gold -= self.cost(name)
+            self.buys -= 1
+            self.bought = True
+            self.gain(seat, name)
+            self.note(f"{self.seat_name(seat)} buys {name}")
+
+    def play(self, seat: int, name: str, index: int) -> None:
+        card = self.card_type(name)
+        effect = card.effects[index]
+        card_id = self.take_from_hand(seat, name)
+        self.players[seat].in_play.append(card_id)
+        frame = Frame(name, index, seat, effect.kind)
+        if effect.kind == ORDER:
+            self.orders -= 1
+        elif effect.kind == ACTION:
+            self.actions -= 1
+        elif effect.kind == TREASURE:
+            frame.vars["treasures_before"] = self.treasures
+            self.treasures += 1
+        self.note(f"{self.seat_name(seat)} plays {name}: {effect.text}")
+        self.stack.append(frame)
+
+    def train(self, seat: int, name: str) -> None:
+        card = self.card_type(name)
+        card_id = self.take_from_hand(seat, name)
+        self.trash.append(card_id)
+        kind = self.rules.units.get(card.trains or "")
+        self.position.barracks[seat].extend([kind] * card.train_count)
+        self.note(f"{self.seat_name(seat)} trains {card.train_count} {kind.name} with {name}")
+
+    # ================================================================ primitives used by steps
+
+    def new_card(self, name: str) -> int:
+        self.cards.append(name)
+        return len(self.cards) - 1
+
+    def card_type(self, name: str) -> CardType:
+        return self.rules.cards.get(name)
+
+    def cost(self, name: str) -> int:
+        return max(0, self.card_type(name).cost - self.discount)
+
+    def take_from_hand(self, seat: int, name: str) -> int:
+        hand = self.players[seat].hand
+        for i, cid in enumerate(hand):
+            if self.cards[cid] == name:
+                return hand.pop(i)
+        raise IllegalDecision(f"there is no {name} in the hand")
+
+    def gain(self, seat: int, name: str) -> None:
+        self.supply[name] -= 1
+        self.players[seat].discard.append(self.new_card(name))
+
+    def draw_one(self, seat: int) -> bool | None:
+        """Draw a card: True when drawn, False when there is nothing to draw, None when a
+        reshuffle must come first (a chance prompt is now pending)."""
+        player = self.players[seat]
+        if not player.deck:
+            if not player.discard:
+                return False
+            self.chance = {"kind": "shuffle", "seat": seat}
+            return None
+        player.hand.append(player.deck.pop(0))
+        return True
+
+    def place(self, unit: Unit, sq: int) -> Unit:
+        if not unit.uid:
+            unit.uid = self.next_uid
+            self.next_uid += 1
+        self.position.board[sq] = unit
+        return unit
+
+    def unit_at(self, sq: int) -> Unit:
+        unit = self.position.board[sq]
+        assert unit is not None
+        return unit
+
+    def mark_ordered(self, unit: Unit) -> None:
+        if unit.uid not in self.ordered:
+            self.ordered.append(unit.uid)
+
+    def capture(self, sq: int) -> None:
+        unit = self.unit_at(sq)
+        self.position.board[sq] = None
+        if unit.kind.returns_to_barracks:
+            self.position.barracks[unit.owner].append(unit.kind)
+            self.note(f"{self.seat_name(unit.owner)}'s {unit.kind.name} returns to its Barracks")
+
+    def perform(self, move: UnitMove, seat: int, *, as_order: bool, promote: bool = True) -> Unit:
+        """Carry out a march, swap or attack found by move generation."""
+        board = self.position.board
+        unit = self.unit_at(move.frm)
+        if as_order:
+            self.mark_ordered(unit)
+        words = f"{self.seat_name(unit.owner)} {unit.kind.name} {square_name(move.frm)}"
+        if move.kind == "swap":
+            other = self.unit_at(move.to)
+            board[move.frm], board[move.to] = other, unit
+            self.note(f"{words} swaps with {other.kind.name} {square_name(move.to)}")
+            return unit
+        names = [self.unit_at(c).kind.name for c in move.captures]
+        for sq in move.captures:
+            self.capture(sq)
+        if move.to != move.frm:
+            board[move.frm], board[move.to] = None, unit
+        action = f" captures {', '.join(names)}" if names else ""
+        self.note(f"{words}-{square_name(move.to)}{action}")
+        if promote and unit.kind.is_foot and self.position.is_last_rank(move.to, unit.owner):
+            if self.promotion_choices(unit):
+                self.stack.append(
+                    Frame("#promote", 0, unit.owner, "system", vars={"square": move.to})
+                )
+        return unit
+
+    def promotion_choices(self, unit: Unit) -> list[str]:
+        """Types a promoting unit may become (besides staying as it is)."""
+        names = []
+        for card_name in [*self.starter_names(), *self.supply]:
+            trains = self.card_type(card_name).trains
+            if trains and trains not in names and trains != unit.kind.name:
+                names.append(trains)
+        return names
+
+    def starter_names(self) -> list[str]:
+        return distinct(self.setup.deck_list())
+
+    def deploy(self, seat: int, kind_name: str, sq: int, *, as_order: bool) -> Unit:
+        kind = self.rules.units.get(kind_name)
+        self.position.barracks[seat].remove(kind)
+        unit = self.place(Unit(kind, seat), sq)
+        if as_order:
+            self.mark_ordered(unit)
+        self.note(f"{self.seat_name(seat)} deploys {kind.name} on {square_name(sq)}")
+        return unit
+
+    def note(self, text: str) -> None:
+        self.log.append(text)
+
+    def seat_name(self, seat: int) -> str:
+        return self.rules.seating.colour(seat) if len(self.players) == 2 else f"seat {seat}"
+
+    def side_name(self, side: int) -> str:
+        from .seats import COLOURS
+
+        return COLOURS[side]
+
+    # ================================================================ chance
+
+    def _apply_chance(self, decision: Decision) -> None:
+        if len(decision) != 2 or decision[0] != "seed":
+            raise IllegalDecision("chance is to decide: the only decision is `seed HEX64`")
+        try:
+            seed = parse_seed(decision[1])
+        except ValueError as err:
+            raise IllegalDecision(str(err)) from None
+        chance, self.chance = self.chance, None
+        assert chance is not None
+        if chance["kind"] == "supply":
+            pool = [c for c in self.rules.variable_cards if c not in self.piles]
+            picks = choose_indices(len(pool), min(self.setup.random_piles, len(pool)), seed)
+            self.piles.extend(pool[i] for i in sorted(picks))
+            self.note(f"the random Supply: {', '.join(self.piles)}")
+        else:
+            player = self.players[chance["seat"]]
+            player.deck.extend(player.discard)
+            player.discard = []
+            shuffle(player.deck, seed)
+            self.note(f"{self.seat_name(chance['seat'])} shuffles")
+
+    # ================================================================ text
+
+    def _phase_text(self) -> str:
+        if self.phase == ORDER:
+            return f"order {self.orders} left: march, attack, deploy, play an Order card, or end"
+        if self.phase == ACTION:
+            return f"{self.actions} action(s) left: play an Action or train, or end"
+        return f"buy phase, {self.gold} gold, {self.buys} buy(s): play treasures, buy, or end"
+
+    def _why_illegal(self, decision: Decision) -> str:
+        text = decision_text(decision)
+        prompt = self.prompt()
+        if prompt.kind in (ORDER, ACTION, "buy"):
+            return f"`{text}` is not possible now ({prompt.text})"
+        return f"`{text}` is not possible now: {prompt.text}"
+
+    # ================================================================ steps
+
+    def _steps(self, frame: Frame):
+        from .steps import SYSTEM_STEPS
+
+        if frame.card.startswith("#"):
+            return SYSTEM_STEPS[frame.card]
+        return self.card_type(frame.card).effects[frame.effect].steps
+
+    def _step(self, frame: Frame):
+        return self._steps(frame)[frame.pc]
+
+
+def distinct(items: Iterable[T]) -> list[T]:
+    """The items without repeats, in first-seen order (never set order: determinism)."""
+    out: list[T] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def move_decision(move: UnitMove) -> Decision:
+    key = move.to if move.to != move.frm or not move.captures else move.captures[0]
+    return (move.kind, square_name(move.frm), square_name(key))
+
+
+def canonical(data: Any) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+__all__ = ["CHANCE", "Frame", "Game", "Player", "Prompt", "SHUFFLE_VERSION", "STATE_VERSION"]

@@ -1,0 +1,81 @@
+"""The rule set a game runs under: registries and replaceable policies.
+
+The base game's policies live here as methods; a variant pack subclasses :class:`Rules` (or hands
+the engine an instance configured by its hooks) to change seats, turn order, who may command
+which unit, what a seat may see and how the game is won, without touching the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import CardRegistry
+from .seats import TWO_SEATS, Seating
+from .units import UnitRegistry
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .position import Unit
+
+
+class Rules:
+    def __init__(
+        self,
+        units: UnitRegistry,
+        cards: CardRegistry,
+        seating: Seating = TWO_SEATS,
+        variable_cards: list[str] | None = None,
+        starters: tuple[str, ...] = ("Peon", "Guard", "Squire"),
+    ) -> None:
+        self.units = units
+        self.cards = cards
+        self.seating = seating
+        self.starters = starters
+        self.variable_cards = variable_cards if variable_cards is not None else []
+
+    # ---------------------------------------------------------------- seats and turns
+
+    def first_seat(self) -> int:
+        return 0
+
+    def next_seat(self, game: Game, seat: int) -> int:
+        return (seat + 1) % len(self.seating.sides)
+
+    def opponents(self, seat: int) -> list[int]:
+        return [s for s in self.seating.seats if self.seating.are_enemies(seat, s)]
+
+    def home_squares(self, seat: int) -> list[str]:
+        """Where the seat's starting Sovereign stands."""
+        return ["e1"] if self.seating.forward(seat) > 0 else ["e8"]
+
+    # ---------------------------------------------------------------- who may do what
+
+    def may_command(self, game: Game, seat: int, unit: Unit) -> bool:
+        """May ``seat`` order, move, swap, morph or choose ``unit`` as its own?"""
+        return unit.owner == seat
+
+    def freeze_after_capture(self, game: Game, seat: int, unit: Unit) -> None:
+        """Mourning: a unit next to the captured one cannot take orders on its owner's next
+        turn. (The team game lengthens this.)"""
+        unit.freeze()
+
+    def sees_hand(self, viewer: int, owner: int) -> bool:
+        return viewer == owner
+
+    # ---------------------------------------------------------------- the end
+
+    def outcome(self, game: Game) -> tuple[bool, int | None]:
+        """Checked at the end of every turn: (is the game over, winning side or None for a
+        draw). A side with no Sovereign on the board has lost."""
+        sides = sorted(set(self.seating.sides))
+        alive = [
+            side
+            for side in sides
+            if any(
+                u.kind.is_sovereign and self.seating.sides[u.owner] == side
+                for _, u in game.position.units()
+            )
+        ]
+        if len(alive) == len(sides):
+            return False, None
+        return True, alive[0] if len(alive) == 1 else None

@@ -1,0 +1,125 @@
+"""What a game starts from: the Supply, the starting decks and the setup options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+FIRST_GAME = (
+    "Armor", "Bureaucracy", "Evangelism", "Heir", "Legend",
+    "Patronage", "Quartermaster", "Refiner", "Stables", "Versatility",
+)
+# The designer's tournament Supplies. The third is listed with nine piles; we play it as listed
+# (docs/rulings.md).
+TOURNAMENT = (
+    ("Sanctuary", "Sacrifice", "Academy", "Vigilance", "Onslaught",
+     "Subterfuge", "Fog", "Temple", "Mourning", "Aviary"),
+    ("Versatility", "Scribes", "Legend", "Executive Action", "Onslaught",
+     "Quartermaster", "Temple", "False Orders", "Bureaucracy", "Wish"),
+    ("Astrology", "Scribes", "Academy", "Sacrifice", "Executive Action",
+     "Subterfuge", "Armor", "Destiny", "Aviary"),
+    ("Astrology", "Stables", "Refiner", "Sanctuary", "Patronage",
+     "Vigilance", "Fog", "False Orders", "Mourning", "Wish"),
+)
+NAMED_SUPPLIES = {"first-game": FIRST_GAME} | {
+    f"tournament-{i + 1}": piles for i, piles in enumerate(TOURNAMENT)
+}
+
+STARTERS = ("Peon", "Guard", "Squire")
+CORE_PILES = (("Champion", 4), ("Clergy", 8), ("Tower", 8), ("Consort", 4))
+VARIABLE_PILE_SIZE = 4
+RANDOM_PILES = 10
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything agreed before the first shuffle.
+
+    ``piles`` are the variable Supply piles; with ``random_piles`` set, that many more are drawn
+    at random (a chance decision) from the variable cards not already chosen.
+    """
+
+    piles: tuple[str, ...] = FIRST_GAME
+    random_piles: int = 0
+    squire: bool = False  # a Squire replaces one Guard in each starting deck
+    anointed: bool = False  # both sides start with an Anointed instead of the King
+    starting_deck: tuple[tuple[str, int], ...] = (("Peon", 6), ("Guard", 4))
+    core_piles: tuple[tuple[str, int], ...] = CORE_PILES
+    pile_size: int = VARIABLE_PILE_SIZE
+    hand_size: int = 5
+    extra: tuple[tuple[str, Any], ...] = field(default=())  # options a variant pack defines
+
+    def deck_list(self) -> list[str]:
+        deck: list[str] = []
+        for name, count in self.starting_deck:
+            if name == "Guard" and self.squire:
+                count -= 1
+            deck.extend([name] * count)
+        if self.squire:
+            deck.append("Squire")
+        return deck
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "piles": list(self.piles),
+            "random_piles": self.random_piles,
+            "squire": self.squire,
+            "anointed": self.anointed,
+            "starting_deck": [[n, c] for n, c in self.starting_deck],
+            "core_piles": [[n, c] for n, c in self.core_piles],
+            "pile_size": self.pile_size,
+            "hand_size": self.hand_size,
+            "extra": [[k, v] for k, v in self.extra],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Setup:
+        return cls(
+            piles=tuple(data["piles"]),
+            random_piles=int(data.get("random_piles", 0)),
+            squire=bool(data.get("squire", False)),
+            anointed=bool(data.get("anointed", False)),
+            starting_deck=tuple((n, int(c)) for n, c in data.get("starting_deck", (("Peon", 6), ("Guard", 4)))),
+            core_piles=tuple((n, int(c)) for n, c in data.get("core_piles", CORE_PILES)),
+            pile_size=int(data.get("pile_size", VARIABLE_PILE_SIZE)),
+            hand_size=int(data.get("hand_size", 5)),
+            extra=tuple((k, v) for k, v in data.get("extra", ())),
+        )
+
+
+def parse_supply(text: str, variable_cards: list[str], all_cards: list[str]) -> Setup:
+    """``first-game``, ``tournament-1`` … ``tournament-4``, ``random`` or ``CARD,CARD,…``
+    (variable piles; the core piles are always there)."""
+    key = text.strip().lower()
+    if key in NAMED_SUPPLIES:
+        return Setup(piles=NAMED_SUPPLIES[key])
+    if key == "random":
+        return Setup(piles=(), random_piles=RANDOM_PILES)
+    by_lower = {name.lower(): name for name in variable_cards}
+    others = {name.lower(): name for name in all_cards}
+    piles: list[str] = []
+    for word in text.split(","):
+        name = word.strip()
+        if not name:
+            continue
+        if name.lower() not in by_lower and name.lower() in others:
+            raise ValueError(
+                f"{others[name.lower()]} is not a variable Supply pile: the starting and core "
+                "cards are always in the game"
+            )
+        if name.lower() not in by_lower:
+            raise ValueError(
+                f"{name!r} is not a card: name Supply piles as `crownp2p cards` lists them, "
+                "or use first-game, tournament-1 to tournament-4, or random"
+            )
+        canonical = by_lower[name.lower()]
+        if canonical in piles:
+            raise ValueError(f"{canonical} is listed twice in the Supply")
+        piles.append(canonical)
+    if not piles:
+        raise ValueError("the Supply needs at least one pile")
+    return Setup(piles=tuple(piles))
+
+
+def with_options(setup: Setup, **options: Any) -> Setup:
+    return replace(setup, **options)

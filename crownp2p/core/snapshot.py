@@ -1,0 +1,151 @@
+"""The game's full state as plain JSON data, and what one seat may see of it.
+
+``to_json`` is the explicit state (docs/state.md): a test or the engine protocol can start a
+game from any situation with ``from_json``. Card zones are written as card names; the engine's
+card ids are only positions and are assigned again on loading. The hash covers this form.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .board import parse_square, square_name
+from .position import Position, PositionError, Unit
+from .setup import Setup
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .rules import Rules
+
+ZONES = ("deck", "hand", "discard", "in_play")
+COUNTERS = ("orders", "actions", "buys", "gold", "discount", "treasures")
+
+
+def to_json(g: Game) -> dict[str, Any]:
+    from .game import STATE_VERSION
+
+    return {
+        "version": STATE_VERSION,
+        "setup": g.setup.to_json(),
+        "piles": list(g.piles),
+        "turn": g.turn,
+        "active": g.active,
+        "phase": g.phase,
+        "counters": {name: getattr(g, name) for name in COUNTERS} | {"bought": g.bought},
+        "board": [
+            {"square": square_name(sq), "unit": u.kind.name, "owner": u.owner, "uid": u.uid,
+             "uncapturable": u.uncapturable, "frozen": u.frozen}
+            for sq, u in g.position.units()
+        ],
+        "barracks": [sorted(k.name for k in b) for b in g.position.barracks],
+        "players": [
+            {zone: [g.cards[c] for c in getattr(p, zone)] for zone in ZONES} for p in g.players
+        ],
+        "supply": [[name, count] for name, count in g.supply.items()],
+        "trash": [g.cards[c] for c in g.trash],
+        "ordered": sorted(g.ordered),
+        "order_lock": list(g.order_lock),
+        "glimpses": [
+            [viewer, seat, names]
+            for viewer, seen in sorted(g.glimpses.items())
+            for seat, names in sorted(seen.items())
+        ],
+        "revealed": list(g.revealed),
+        "stack": [f.to_json() for f in g.stack],
+        "chance": dict(sorted(g.chance.items())) if g.chance else None,
+        "next_uid": g.next_uid,
+        "over": g.over,
+        "winner": g.winner,
+    }
+
+
+def from_json(rules: Rules, data: dict[str, Any]) -> Game:
+    """Build a game from an explicit state. Missing fields take their value at the start of a
+    turn; ``fen`` may stand in for ``board`` and ``barracks``."""
+    from .game import Frame, Game, Player
+
+    g = Game(rules, Setup.from_json(data.get("setup", {"piles": []})), _empty=True)
+    g.piles = list(data.get("piles", g.setup.piles))
+    g.turn = int(data.get("turn", 1))
+    g.active = int(data.get("active", 0))
+    g.phase = data.get("phase", "order")
+    counters = {"orders": 1, "actions": 1, "buys": 1} | data.get("counters", {})
+    for name in COUNTERS:
+        setattr(g, name, int(counters.get(name, 0)))
+    g.bought = bool(counters.get("bought", False))
+    if "fen" in data:
+        g.position = Position.from_fen(data["fen"], rules.units, rules.seating)
+        g.next_uid = 1 + max([u.uid for _, u in g.position.units()], default=0)
+        for status in data.get("statuses", []):
+            unit = g.position.board[parse_square(status["square"])]
+            if unit is None:
+                raise PositionError(f"no unit on {status['square']} to give a status to")
+            unit.uncapturable = bool(status.get("uncapturable", False))
+            unit.frozen = int(status.get("frozen", 0))
+    else:
+        g.position = Position(rules.units, rules.seating)
+        next_uid = 1
+        for entry in data.get("board", []):
+            uid = int(entry.get("uid") or next_uid)
+            next_uid = max(next_uid, uid + 1)
+            unit = Unit(rules.units.get(entry["unit"]), int(entry["owner"]), uid,
+                        bool(entry.get("uncapturable", False)), int(entry.get("frozen", 0)))
+            g.position.board[parse_square(entry["square"])] = unit
+        for seat, names in enumerate(data.get("barracks", [])):
+            g.position.barracks[seat] = [rules.units.get(n) for n in names]
+        g.next_uid = int(data.get("next_uid", next_uid))
+    g.position.to_move = g.active
+    g.players = []
+    for seat in rules.seating.seats:
+        zones = data.get("players", [])[seat] if seat < len(data.get("players", [])) else {}
+        player = Player()
+        for zone in ZONES:
+            getattr(player, zone).extend(g.new_card(rules.cards.get(n).name) for n in zones.get(zone, []))
+        g.players.append(player)
+    if "supply" in data:
+        g.supply = {rules.cards.get(n).name: int(c) for n, c in data["supply"]}
+    else:
+        g.supply = {n: c for n, c in g.setup.core_piles} | {n: g.setup.pile_size for n in g.piles}
+    g.trash = [g.new_card(rules.cards.get(n).name) for n in data.get("trash", [])]
+    g.ordered = [int(u) for u in data.get("ordered", [])]
+    g.order_lock = [int(x) for x in data.get("order_lock", [0] * len(g.players))]
+    g.glimpses = {}
+    for viewer, seat, names in data.get("glimpses", []):
+        g.glimpses.setdefault(int(viewer), {})[int(seat)] = list(names)
+    g.revealed = list(data.get("revealed", []))
+    g.stack = [Frame.from_json(f) for f in data.get("stack", [])]
+    g.chance = dict(data["chance"]) if data.get("chance") else None
+    g.over = bool(data.get("over", False))
+    g.winner = data.get("winner")
+    g._run()
+    return g
+
+
+def view(g: Game, seat: int) -> dict[str, Any]:
+    """What ``seat`` may see: its own hand (and allies' if the rules allow), every other hand
+    only as a count, deck sizes but not their order, and everything public."""
+    full = to_json(g)
+    players = []
+    for other, p in enumerate(full["players"]):
+        entry: dict[str, Any] = {
+            "deck": len(p["deck"]),
+            "hand_size": len(p["hand"]),
+            "discard": p["discard"],
+            "in_play": p["in_play"],
+        }
+        if g.rules.sees_hand(seat, other):
+            entry["hand"] = p["hand"]
+        players.append(entry)
+    full["players"] = players
+    full["glimpses"] = [x for x in full["glimpses"] if x[0] == seat]
+    full["seat"] = seat
+    prompt = g.prompt()
+    full["prompt"] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text}
+    if prompt.seat == seat:
+        from .decisions import decision_text
+
+        full["legal"] = [decision_text(d) for d in g.legal()]
+    # Mid-card state may name cards drawn into a hand (Wish) or being revealed; keep only what
+    # is public about the stack.
+    full["stack"] = [{"card": f["card"], "seat": f["seat"], "kind": f["kind"]} for f in full["stack"]]
+    return full
