@@ -1,0 +1,63 @@
+"""Building games from explicit states for scenario tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crownp2p.core.decisions import parse_decision
+from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.standard import standard_rules
+
+RULES = standard_rules()
+SEED = "00" * 32
+
+
+def game(fen: str, *, hand=(), deck=(), discard=(), opp_hand=(), opp_deck=(), opp_discard=(),
+         piles=None, phase="order", active=0, counters=None, statuses=(), **extra: Any) -> Game:
+    """A game at the start of ``active``'s ``phase`` with the given board and cards.
+
+    ``hand``/``deck``/``discard`` belong to the active seat, ``opp_*`` to the other; decks are
+    listed top card first. ``piles`` are the variable Supply piles (default: the first game).
+    """
+    mine = {"hand": list(hand), "deck": list(deck), "discard": list(discard)}
+    theirs = {"hand": list(opp_hand), "deck": list(opp_deck), "discard": list(opp_discard)}
+    players = [mine, theirs] if active == 0 else [theirs, mine]
+    data: dict[str, Any] = {"fen": fen, "players": players, "phase": phase, "active": active,
+                            "statuses": list(statuses)}
+    if piles is not None:
+        data["setup"] = {"piles": list(piles)}
+    if counters:
+        data["counters"] = counters
+    data.update(extra)
+    return Game.from_json(RULES, data)
+
+
+def play(g: Game, *texts: str) -> Game:
+    """Apply decisions given in text form; a chance prompt gets the fixed seed first."""
+    for text in texts:
+        while g.prompt().seat == CHANCE and not g.over:
+            g.apply(("seed", SEED))
+        g.apply(parse_decision(text))
+    return g
+
+
+def legal_texts(g: Game) -> list[str]:
+    from crownp2p.core.decisions import decision_text
+
+    return [decision_text(d) for d in g.legal()]
+
+
+def hand(g: Game, seat: int) -> list[str]:
+    return sorted(g.cards[c] for c in g.players[seat].hand)
+
+
+def zone(g: Game, seat: int, name: str) -> list[str]:
+    return [g.cards[c] for c in getattr(g.players[seat], name)]
+
+
+def at(g: Game, square: str) -> str | None:
+    """``"K0"`` style: unit name and owner on a square, or None."""
+    from crownp2p.core.board import parse_square
+
+    unit = g.position.board[parse_square(square)]
+    return None if unit is None else f"{unit.kind.name}{unit.owner}"
