@@ -12,8 +12,22 @@ RULES = standard_rules()
 SEED = "00" * 32
 
 
-def game(fen: str, *, hand=(), deck=(), discard=(), opp_hand=(), opp_deck=(), opp_discard=(),
-         piles=None, phase="order", active=0, counters=None, statuses=(), **extra: Any) -> Game:
+def game(
+    fen: str,
+    *,
+    hand=(),
+    deck=(),
+    discard=(),
+    opp_hand=(),
+    opp_deck=(),
+    opp_discard=(),
+    piles=None,
+    phase="order",
+    active=0,
+    counters=None,
+    statuses=(),
+    **extra: Any,
+) -> Game:
     """A game at the start of ``active``'s ``phase`` with the given board and cards.
 
     ``hand``/``deck``/``discard`` belong to the active seat, ``opp_*`` to the other; decks are
@@ -22,8 +36,13 @@ def game(fen: str, *, hand=(), deck=(), discard=(), opp_hand=(), opp_deck=(), op
     mine = {"hand": list(hand), "deck": list(deck), "discard": list(discard)}
     theirs = {"hand": list(opp_hand), "deck": list(opp_deck), "discard": list(opp_discard)}
     players = [mine, theirs] if active == 0 else [theirs, mine]
-    data: dict[str, Any] = {"fen": fen, "players": players, "phase": phase, "active": active,
-                            "statuses": list(statuses)}
+    data: dict[str, Any] = {
+        "fen": fen,
+        "players": players,
+        "phase": phase,
+        "active": active,
+        "statuses": list(statuses),
+    }
     if piles is not None:
         data["setup"] = {"piles": list(piles)}
     if counters:

@@ -89,8 +89,28 @@ def test_moves_json_schema(capsys) -> None:
     assert data["owner"] == 0
     # Rook + Knight from d4, the Kings on e1 and e8 out of its reach.
     assert data["march"] == [
-        "a4", "b3", "b4", "b5", "c2", "c4", "c6", "d1", "d2", "d3", "d5",
-        "d6", "d7", "d8", "e2", "e4", "e6", "f3", "f4", "f5", "g4", "h4",
+        "a4",
+        "b3",
+        "b4",
+        "b5",
+        "c2",
+        "c4",
+        "c6",
+        "d1",
+        "d2",
+        "d3",
+        "d5",
+        "d6",
+        "d7",
+        "d8",
+        "e2",
+        "e4",
+        "e6",
+        "f3",
+        "f4",
+        "f5",
+        "g4",
+        "h4",
     ]
     assert data["attack"] == []
 

@@ -42,7 +42,9 @@ def parse_square(text: str) -> int:
     try:
         return _SQUARE_BY_NAME[text.strip().lower()]
     except KeyError:
-        raise ValueError(f"{text!r} is not a square: use a file a-h and a rank 1-8, like e4") from None
+        raise ValueError(
+            f"{text!r} is not a square: use a file a-h and a rank 1-8, like e4"
+        ) from None
 
 
 def relative_rank(sq: int, forward: int) -> int:

@@ -23,7 +23,9 @@ class Effect:
 
     def __post_init__(self) -> None:
         if self.kind not in EFFECT_KINDS:
-            raise ValueError(f"an effect's kind is one of {', '.join(EFFECT_KINDS)}, not {self.kind!r}")
+            raise ValueError(
+                f"an effect's kind is one of {', '.join(EFFECT_KINDS)}, not {self.kind!r}"
+            )
 
 
 @dataclass(frozen=True)

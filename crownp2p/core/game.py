@@ -61,8 +61,14 @@ class Frame:
         return self.kind == ORDER
 
     def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "effect": self.effect, "seat": self.seat, "kind": self.kind,
-                "pc": self.pc, "vars": dict(sorted(self.vars.items()))}
+        return {
+            "card": self.card,
+            "effect": self.effect,
+            "seat": self.seat,
+            "kind": self.kind,
+            "pc": self.pc,
+            "vars": dict(sorted(self.vars.items())),
+        }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Frame:
@@ -487,11 +493,13 @@ class Game:
             board[move.frm], board[move.to] = None, unit
         action = f" captures {', '.join(names)}" if names else ""
         self.note(f"{words}-{square_name(move.to)}{action}")
-        if promote and unit.kind.is_foot and self.position.is_last_rank(move.to, unit.owner):
-            if self.promotion_choices(unit):
-                self.stack.append(
-                    Frame("#promote", 0, unit.owner, "system", vars={"square": move.to})
-                )
+        if (
+            promote
+            and unit.kind.is_foot
+            and self.position.is_last_rank(move.to, unit.owner)
+            and self.promotion_choices(unit)
+        ):
+            self.stack.append(Frame("#promote", 0, unit.owner, "system", vars={"square": move.to}))
         return unit
 
     def promotion_choices(self, unit: Unit) -> list[str]:

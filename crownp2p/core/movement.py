@@ -26,10 +26,28 @@ BOTH = MARCH | ATTACK
 
 Offset = tuple[int, int]
 
-KING_STEPS: tuple[Offset, ...] = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+KING_STEPS: tuple[Offset, ...] = (
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+)
 STRAIGHT: tuple[Offset, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL: tuple[Offset, ...] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
-KNIGHT: tuple[Offset, ...] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+KNIGHT: tuple[Offset, ...] = (
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+)
 
 
 def symmetric(a: int, b: int) -> tuple[Offset, ...]:

@@ -112,9 +112,7 @@ class Position:
         forward = self.seating.forward(seat)
         ranks = (0, 1) if kind.is_foot else (0,)
         return [
-            sq
-            for sq in SQUARES
-            if self.board[sq] is None and relative_rank(sq, forward) in ranks
+            sq for sq in SQUARES if self.board[sq] is None and relative_rank(sq, forward) in ranks
         ]
 
     def is_last_rank(self, sq: int, seat: int) -> bool:
@@ -154,9 +152,7 @@ class Position:
         return kind.letter if self.seating.sides[owner] == 0 else kind.letter.lower()
 
     @classmethod
-    def from_fen(
-        cls, text: str, registry: UnitRegistry, seating: Seating = TWO_SEATS
-    ) -> Position:
+    def from_fen(cls, text: str, registry: UnitRegistry, seating: Seating = TWO_SEATS) -> Position:
         if len(seating.sides) != 2:
             raise PositionError("the text form describes two-seat positions only")
         fields = text.split()
@@ -180,7 +176,9 @@ class Position:
     def _read_board(self, text: str) -> None:
         rows = text.split("/")
         if len(rows) != SIZE:
-            raise PositionError(f"the board field needs {SIZE} ranks separated by '/', not {len(rows)}")
+            raise PositionError(
+                f"the board field needs {SIZE} ranks separated by '/', not {len(rows)}"
+            )
         uid = 0
         for row_index, row in enumerate(rows):
             rank = SIZE - 1 - row_index
@@ -222,7 +220,10 @@ class Position:
         return Position(
             self.registry,
             self.seating,
-            [None if u is None else Unit(u.kind, u.owner, u.uid, u.uncapturable, u.frozen) for u in self.board],
+            [
+                None if u is None else Unit(u.kind, u.owner, u.uid, u.uncapturable, u.frozen)
+                for u in self.board
+            ],
             [list(b) for b in self.barracks],
             self.to_move,
         )
@@ -235,4 +236,3 @@ def _read_seat(text: str, seating: Seating) -> int:
     if text.isdigit() and int(text) in seating.seats:
         return int(text)
     raise PositionError(f"{text!r} is not a seat to move: use 0 (blue) or 1 (gold)")
-

@@ -6,20 +6,67 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 FIRST_GAME = (
-    "Armor", "Bureaucracy", "Evangelism", "Heir", "Legend",
-    "Patronage", "Quartermaster", "Refiner", "Stables", "Versatility",
+    "Armor",
+    "Bureaucracy",
+    "Evangelism",
+    "Heir",
+    "Legend",
+    "Patronage",
+    "Quartermaster",
+    "Refiner",
+    "Stables",
+    "Versatility",
 )
 # The designer's tournament Supplies. The third is listed with nine piles; we play it as listed
 # (docs/rulings.md).
 TOURNAMENT = (
-    ("Sanctuary", "Sacrifice", "Academy", "Vigilance", "Onslaught",
-     "Subterfuge", "Fog", "Temple", "Mourning", "Aviary"),
-    ("Versatility", "Scribes", "Legend", "Executive Action", "Onslaught",
-     "Quartermaster", "Temple", "False Orders", "Bureaucracy", "Wish"),
-    ("Astrology", "Scribes", "Academy", "Sacrifice", "Executive Action",
-     "Subterfuge", "Armor", "Destiny", "Aviary"),
-    ("Astrology", "Stables", "Refiner", "Sanctuary", "Patronage",
-     "Vigilance", "Fog", "False Orders", "Mourning", "Wish"),
+    (
+        "Sanctuary",
+        "Sacrifice",
+        "Academy",
+        "Vigilance",
+        "Onslaught",
+        "Subterfuge",
+        "Fog",
+        "Temple",
+        "Mourning",
+        "Aviary",
+    ),
+    (
+        "Versatility",
+        "Scribes",
+        "Legend",
+        "Executive Action",
+        "Onslaught",
+        "Quartermaster",
+        "Temple",
+        "False Orders",
+        "Bureaucracy",
+        "Wish",
+    ),
+    (
+        "Astrology",
+        "Scribes",
+        "Academy",
+        "Sacrifice",
+        "Executive Action",
+        "Subterfuge",
+        "Armor",
+        "Destiny",
+        "Aviary",
+    ),
+    (
+        "Astrology",
+        "Stables",
+        "Refiner",
+        "Sanctuary",
+        "Patronage",
+        "Vigilance",
+        "Fog",
+        "False Orders",
+        "Mourning",
+        "Wish",
+    ),
 )
 NAMED_SUPPLIES = {"first-game": FIRST_GAME} | {
     f"tournament-{i + 1}": piles for i, piles in enumerate(TOURNAMENT)
@@ -79,7 +126,9 @@ class Setup:
             random_piles=int(data.get("random_piles", 0)),
             squire=bool(data.get("squire", False)),
             anointed=bool(data.get("anointed", False)),
-            starting_deck=tuple((n, int(c)) for n, c in data.get("starting_deck", (("Peon", 6), ("Guard", 4)))),
+            starting_deck=tuple(
+                (n, int(c)) for n, c in data.get("starting_deck", (("Peon", 6), ("Guard", 4)))
+            ),
             core_piles=tuple((n, int(c)) for n, c in data.get("core_piles", CORE_PILES)),
             pile_size=int(data.get("pile_size", VARIABLE_PILE_SIZE)),
             hand_size=int(data.get("hand_size", 5)),

@@ -33,8 +33,14 @@ def to_json(g: Game) -> dict[str, Any]:
         "phase": g.phase,
         "counters": {name: getattr(g, name) for name in COUNTERS} | {"bought": g.bought},
         "board": [
-            {"square": square_name(sq), "unit": u.kind.name, "owner": u.owner, "uid": u.uid,
-             "uncapturable": u.uncapturable, "frozen": u.frozen}
+            {
+                "square": square_name(sq),
+                "unit": u.kind.name,
+                "owner": u.owner,
+                "uid": u.uid,
+                "uncapturable": u.uncapturable,
+                "frozen": u.frozen,
+            }
             for sq, u in g.position.units()
         ],
         "barracks": [sorted(k.name for k in b) for b in g.position.barracks],
@@ -88,8 +94,13 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
         for entry in data.get("board", []):
             uid = int(entry.get("uid") or next_uid)
             next_uid = max(next_uid, uid + 1)
-            unit = Unit(rules.units.get(entry["unit"]), int(entry["owner"]), uid,
-                        bool(entry.get("uncapturable", False)), int(entry.get("frozen", 0)))
+            unit = Unit(
+                rules.units.get(entry["unit"]),
+                int(entry["owner"]),
+                uid,
+                bool(entry.get("uncapturable", False)),
+                int(entry.get("frozen", 0)),
+            )
             g.position.board[parse_square(entry["square"])] = unit
         for seat, names in enumerate(data.get("barracks", [])):
             g.position.barracks[seat] = [rules.units.get(n) for n in names]
@@ -100,7 +111,9 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
         zones = data.get("players", [])[seat] if seat < len(data.get("players", [])) else {}
         player = Player()
         for zone in ZONES:
-            getattr(player, zone).extend(g.new_card(rules.cards.get(n).name) for n in zones.get(zone, []))
+            getattr(player, zone).extend(
+                g.new_card(rules.cards.get(n).name) for n in zones.get(zone, [])
+            )
         g.players.append(player)
     if "supply" in data:
         g.supply = {rules.cards.get(n).name: int(c) for n, c in data["supply"]}
@@ -147,5 +160,7 @@ def view(g: Game, seat: int) -> dict[str, Any]:
         full["legal"] = [decision_text(d) for d in g.legal()]
     # Mid-card state may name cards drawn into a hand (Wish) or being revealed; keep only what
     # is public about the stack.
-    full["stack"] = [{"card": f["card"], "seat": f["seat"], "kind": f["kind"]} for f in full["stack"]]
+    full["stack"] = [
+        {"card": f["card"], "seat": f["seat"], "kind": f["kind"]} for f in full["stack"]
+    ]
     return full

@@ -22,8 +22,7 @@ from .position import Unit
 from .units import UnitClass
 
 if TYPE_CHECKING:
-    from .game import Game
-    from .game import Frame
+    from .game import Frame, Game
 
 Options = dict[Decision, Any]
 DONE: Decision = ("done",)
@@ -228,7 +227,9 @@ class TrashFromHand(Choice):
         return f"trash a {'training ' if self.training_only else ''}card from your hand"
 
     def choices(self, g: Game, f: Frame) -> Options:
-        keep = (lambda n: g.card_type(n).is_training_card) if self.training_only else (lambda n: True)
+        keep = (
+            (lambda n: g.card_type(n).is_training_card) if self.training_only else (lambda n: True)
+        )
         return _hand_options(g, f.seat, "trash", keep)
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
@@ -309,8 +310,11 @@ class OrderUnit(Choice):
 
     @property
     def text(self) -> str:  # type: ignore[override]
-        verb = "march or attack with" if self.march and self.attack else (
-            "march" if self.march else "attack with")
+        verb = (
+            "march or attack with"
+            if self.march and self.attack
+            else ("march" if self.march else "attack with")
+        )
         whose = "an enemy non-Sovereign" if self.enemy else "your"
         what = f"{self.cls.value} unit" if self.cls else "unit"
         again = " again" if self.same else ""
@@ -350,7 +354,9 @@ class OrderUnit(Choice):
             if self.in_place and unit.kind.can_march_in_place(occ, sq, forward):
                 moves.append(UnitMove("march", sq, sq))
             for m in moves:
-                if (m.kind == "attack" and not self.attack) or (m.kind != "attack" and not self.march):
+                if (m.kind == "attack" and not self.attack) or (
+                    m.kind != "attack" and not self.march
+                ):
                     continue
                 if self.dest and not self._dest_ok(g, f, m):
                     continue
@@ -397,7 +403,8 @@ def _deploy_squares(g: Game, f: Frame, where: str, kind, cls: UnitClass | None) 
         return [sq for sq in range(64) if board[sq] is None and relative_rank(sq, forward) == rank]
     if where in ("next_to_sovereign", "next_to_class"):
         anchors = [
-            sq for sq, u in pos.units()
+            sq
+            for sq, u in pos.units()
             if g.rules.may_command(g, seat, u)
             and (u.kind.is_sovereign if where == "next_to_sovereign" else _class_ok(u, cls))
         ]
@@ -422,7 +429,9 @@ class Deploy(Choice):
     def text(self) -> str:  # type: ignore[override]
         what = f"a {self.cls.value} unit" if self.cls else "a unit"
         places = {
-            "normal": "", "first_rank": " on your first rank", "second_rank": " on your second rank",
+            "normal": "",
+            "first_rank": " on your first rank",
+            "second_rank": " on your second rank",
             "next_to_sovereign": " next to one of your Sovereigns",
             "next_to_class": f" next to one of your {self.cls.value if self.cls else ''} units",
         }
@@ -501,7 +510,10 @@ def _relocate(g: Game, frm: int, to: int, as_order: bool) -> None:
     board[frm], board[to] = None, unit
     if as_order:
         g.mark_ordered(unit)
-    g.note(f"{g.seat_name(unit.owner)} {unit.kind.name} {square_name(frm)} is moved to {square_name(to)}")
+    g.note(
+        f"{g.seat_name(unit.owner)} {unit.kind.name} {square_name(frm)}"
+        f" is moved to {square_name(to)}"
+    )
 
 
 @dataclass(frozen=True)
@@ -521,9 +533,9 @@ class MoveUnit(Choice):
     @property
     def text(self) -> str:  # type: ignore[override]
         return {
-            "next_to_regal": "move a non-Sovereign unit of yours next to a different Regal unit of yours",
-            "unthreatened": "move a Regal unit of yours to an empty square where it is not threatened",
-            "next_to_var": "move the unit next to your Heavy unit to another empty square next to it",
+            "next_to_regal": "move a non-Sovereign unit next to another of your Regal units",
+            "unthreatened": "move a Regal unit to an empty square where it is not threatened",
+            "next_to_var": "move a unit next to your Heavy unit to an empty square next to it",
         }[self.rule]
 
     def choices(self, g: Game, f: Frame) -> Options:
@@ -531,11 +543,17 @@ class MoveUnit(Choice):
         mine = [sq for sq, u in pos.units() if g.can_order(seat, u, f.as_order)]
         opts: Options = {}
         if self.rule == "next_to_regal":
-            regals = [sq for sq, u in pos.units() if g.rules.may_command(g, seat, u) and u.kind.has(UnitClass.REGAL)]
+            regals = [
+                sq
+                for sq, u in pos.units()
+                if g.rules.may_command(g, seat, u) and u.kind.has(UnitClass.REGAL)
+            ]
             for sq in mine:
                 if self.unit(g, sq).kind.is_sovereign:
                     continue
-                targets = sorted({t for r in regals if r != sq for t in adjacent(r) if board[t] is None})
+                targets = sorted(
+                    {t for r in regals if r != sq for t in adjacent(r) if board[t] is None}
+                )
                 for t in targets:
                     opts[("move", square_name(sq), square_name(t))] = (sq, t)
         elif self.rule == "unthreatened":
@@ -598,7 +616,10 @@ class Morph(Choice):
         into = g.rules.units.get(f.vars.pop("morph_into"))
         if payload[0] == "board":
             unit = g.unit_at(payload[1])
-            g.note(f"{g.seat_name(unit.owner)} {unit.kind.name} on {square_name(payload[1])} becomes {into.name}")
+            g.note(
+                f"{g.seat_name(unit.owner)} {unit.kind.name} on {square_name(payload[1])}"
+                f" becomes {into.name}"
+            )
             unit.kind = into
             if f.as_order:
                 g.mark_ordered(unit)
@@ -622,7 +643,7 @@ class SwapShared(Choice):
         mine = [(sq, u) for sq, u in g.position.units() if g.can_order(seat, u, f.as_order)]
         opts: Options = {}
         for i, (a, ua) in enumerate(mine):
-            for b, ub in mine[i + 1:]:
+            for b, ub in mine[i + 1 :]:
                 if set(ua.kind.classes) & set(ub.kind.classes):
                     opts[("swap", square_name(a), square_name(b))] = ("board", a, b)
             for kind in g.distinct_barracks(seat):
@@ -635,7 +656,9 @@ class SwapShared(Choice):
         if payload[0] == "board":
             _, a, b = payload
             board[a], board[b] = board[b], board[a]
-            g.note(f"{g.seat_name(f.seat)} swaps the units on {square_name(a)} and {square_name(b)}")
+            g.note(
+                f"{g.seat_name(f.seat)} swaps the units on {square_name(a)} and {square_name(b)}"
+            )
             return True
         _, a, kind_name = payload
         leaving = g.unit_at(a)
@@ -643,7 +666,9 @@ class SwapShared(Choice):
         barracks = g.position.barracks[f.seat]
         barracks.append(leaving.kind)
         g.deploy(f.seat, kind_name, a, as_order=f.as_order)
-        g.note(f"{g.seat_name(f.seat)} {leaving.kind.name} on {square_name(a)} goes to the Barracks")
+        g.note(
+            f"{g.seat_name(f.seat)} {leaving.kind.name} on {square_name(a)} goes to the Barracks"
+        )
         return True
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .movement import KingSteps, Mover, UnitMove
 
 
-class UnitClass(str, Enum):
+class UnitClass(StrEnum):
     FOOT = "Foot"
     HEAVY = "Heavy"
     MOUNTED = "Mounted"
@@ -83,7 +83,9 @@ class UnitRegistry:
     def register(self, unit: UnitType) -> None:
         letter = unit.letter
         if len(letter) != 1 or not letter.isascii() or not letter.isupper():
-            raise ValueError(f"unit {unit.name!r} needs one upper-case ASCII letter, not {letter!r}")
+            raise ValueError(
+                f"unit {unit.name!r} needs one upper-case ASCII letter, not {letter!r}"
+            )
         if unit.name.lower() in self._by_name:
             raise ValueError(f"a unit named {unit.name!r} is already registered")
         if letter in self._by_letter:

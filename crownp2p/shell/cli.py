@@ -55,7 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"crownp2p {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (help_text, setup) in COMMANDS.items():
-        setup(sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + "."))
+        setup(
+            sub.add_parser(
+                name, help=help_text, description=help_text[:1].upper() + help_text[1:] + "."
+            )
+        )
     return parser
 
 

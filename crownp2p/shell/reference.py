@@ -14,10 +14,14 @@ from .cli import CommandError
 def units_command(args: argparse.Namespace) -> int:
     registry = unit_registry()
     if args.json:
-        print(json.dumps([
-            {"name": u.name, "letter": u.letter, "classes": [c.value for c in u.classes]}
-            for u in registry
-        ]))
+        print(
+            json.dumps(
+                [
+                    {"name": u.name, "letter": u.letter, "classes": [c.value for c in u.classes]}
+                    for u in registry
+                ]
+            )
+        )
         return 0
     width = max(len(u.name) for u in registry)
     for u in registry:
@@ -42,13 +46,17 @@ def moves_command(args: argparse.Namespace) -> int:
     march = sorted({square_name(m.to) for m in moves if m.kind != "attack"})
     attack = sorted({square_name(c) for m in moves for c in m.captures})
     if args.json:
-        print(json.dumps({
-            "square": square_name(sq),
-            "unit": unit.kind.name,
-            "owner": unit.owner,
-            "march": march,
-            "attack": attack,
-        }))
+        print(
+            json.dumps(
+                {
+                    "square": square_name(sq),
+                    "unit": unit.kind.name,
+                    "owner": unit.owner,
+                    "march": march,
+                    "attack": attack,
+                }
+            )
+        )
         return 0
     colour = position.seating.colour(unit.owner)
     print(f"{colour} {unit.kind.name} on {square_name(sq)}")

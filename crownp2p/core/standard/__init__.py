@@ -21,5 +21,9 @@ def card_registry() -> CardRegistry:
 
 def standard_rules() -> Rules:
     """The base game: two seats, the 24 units and the 33 cards."""
-    return Rules(unit_registry(), card_registry(), variable_cards=list(VARIABLE_NAMES),
-                 starters=STARTER_NAMES)
+    return Rules(
+        unit_registry(),
+        card_registry(),
+        variable_cards=list(VARIABLE_NAMES),
+        starters=STARTER_NAMES,
+    )

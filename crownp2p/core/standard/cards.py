@@ -39,8 +39,9 @@ def trains(unit: str, count: int = 1) -> Effect:
     return Effect(TRAINING, f"Trash this card and put {many} in your Barracks.")
 
 
-def card(name: str, cost: int, first: Effect, second: Effect, unit: str | None = None,
-         count: int = 1) -> CardType:
+def card(
+    name: str, cost: int, first: Effect, second: Effect, unit: str | None = None, count: int = 1
+) -> CardType:
     return CardType(name, cost, (first, second), trains=unit, train_count=count if unit else 0)
 
 
@@ -50,130 +51,365 @@ def trainer(name: str, cost: int, unit: str, other: Effect, count: int = 1) -> C
 
 STARTERS = (
     trainer("Peon", 0, "Pawn", Effect(TREASURE, "Add 1 gold.", (Plus(gold=1),))),
-    trainer("Guard", 1, "Pawn", Effect(
-        ORDER, "Deploy any unit from your Barracks onto an empty square touching one of your "
-        "Sovereigns.", (Deploy("next_to_sovereign"),))),
-    trainer("Squire", 1, "Pawn", Effect(
-        ORDER, "Deploy any unit from your Barracks onto an empty square of your second rank.",
-        (Deploy("second_rank"),))),
+    trainer(
+        "Guard",
+        1,
+        "Pawn",
+        Effect(
+            ORDER,
+            "Deploy any unit from your Barracks onto an empty square touching one of your "
+            "Sovereigns.",
+            (Deploy("next_to_sovereign"),),
+        ),
+    ),
+    trainer(
+        "Squire",
+        1,
+        "Pawn",
+        Effect(
+            ORDER,
+            "Deploy any unit from your Barracks onto an empty square of your second rank.",
+            (Deploy("second_rank"),),
+        ),
+    ),
 )
 
 CORE = (
-    trainer("Champion", 2, "Knight", Effect(
-        ACTION, "Draw a card. You get an extra buy and 2 gold.", (Draw(1), Plus(buys=1, gold=2)))),
+    trainer(
+        "Champion",
+        2,
+        "Knight",
+        Effect(
+            ACTION, "Draw a card. You get an extra buy and 2 gold.", (Draw(1), Plus(buys=1, gold=2))
+        ),
+    ),
     trainer("Clergy", 3, "Bishop", Effect(TREASURE, "Add 2 gold.", (Plus(gold=2),))),
     trainer("Tower", 6, "Rook", Effect(TREASURE, "Add 3 gold.", (Plus(gold=3),))),
-    trainer("Consort", 9, "Queen", Effect(
-        ACTION, "Pick up one of your units that is not a Sovereign and put it on an empty square "
-        "touching another of your Regal units.", (MoveUnit("next_to_regal"),))),
+    trainer(
+        "Consort",
+        9,
+        "Queen",
+        Effect(
+            ACTION,
+            "Pick up one of your units that is not a Sovereign and put it on an empty square "
+            "touching another of your Regal units.",
+            (MoveUnit("next_to_regal"),),
+        ),
+    ),
 )
 
 VARIABLE = (
-    trainer("Academy", 4, "Spy", Effect(
-        ORDER, "One more order this turn. Deploy a Foot unit by the usual rules.",
-        (Plus(orders=1), Deploy("normal", FOOT)))),
-    trainer("Armor", 7, "Warlord", Effect(
-        ORDER, "March one of your Heavy units. Nothing can capture it until your next turn "
-        "begins. (A Warlord may step out and back.)",
-        (OrderUnit(HEAVY, attack=False, in_place=True, after="uncapturable"),))),
-    trainer("Astrology", 2, "Oracle", Effect(
-        ORDER, "One more order, one more buy and 1 gold this turn; then see your opponent's hand.",
-        (Plus(orders=1, buys=1, gold=1), ChooseOpponent(), LookAtHand()))),
-    trainer("Aviary", 9, "Gryphon", Effect(
-        ORDER, "Pick up one of your Regal units and put it on any empty square where no enemy "
-        "could capture it.", (MoveUnit("unthreatened"),))),
-    trainer("Bureaucracy", 8, "Chancellor", Effect(
-        ORDER, "One more order this turn. March or attack with one of your Foot units.",
-        (Plus(orders=1), OrderUnit(FOOT)))),
-    trainer("Destiny", 8, "Anointed", Effect(
-        ACTION, "Draw a card and get one more action. Then trash a training card from your hand "
-        "and turn one of your units, on the board or in your Barracks, into the unit that card "
-        "trains.", (Draw(1), Plus(actions=1), TrashFromHand(training_only=True), Morph()))),
-    trainer("Evangelism", 6, "Acolyte", Effect(
-        ACTION, "Deploy a Pious unit from your Barracks onto an empty square touching one of "
-        "your Pious units.", (Deploy("next_to_class", PIOUS),)), count=2),
-    card("Executive Action", 5,
-         Effect(ORDER, "Draw two cards and get one more action.", (Draw(2), Plus(actions=1))),
-         Effect(ACTION, "Deploy a unit by the usual rules.", (Deploy("normal"),))),
-    card("False Orders", 7,
-         Effect(ORDER, "March or attack with an enemy unit that is not a Sovereign, moving it as "
-                "its owner could (it can capture your units, not its owner's). Its owner cannot "
-                "give it orders on their next turn.",
-                (OrderUnit(enemy=True, after="freeze_unit"),)),
-         Effect(ACTION, "Your opponent shows the top card of their deck. Trash it, or leave it "
-                "where it was.", (ChooseOpponent(), RevealTopCard()))),
-    trainer("Fog", 7, "Phantom", Effect(
-        ACTION, "March one of your Mounted units.", (OrderUnit(MOUNTED, attack=False),))),
-    trainer("Heir", 8, "King", Effect(
-        ORDER, "One more order this turn. March one of your Sovereigns to a square where no "
-        "enemy could capture it.",
-        (Plus(orders=1), OrderUnit(SOVEREIGN, attack=False, dest="unthreatened")))),
-    trainer("Legend", 4, "Hero", Effect(
-        TREASURE, "Add 1 gold for every Treasure effect you played earlier this turn.",
-        (GoldPerTreasure(),))),
-    trainer("Mourning", 8, "Banshee", Effect(
-        ORDER, "Attack with one of your Regal units. Every unit touching the captured unit's "
-        "square cannot take orders on its owner's next turn.",
-        (OrderUnit(REGAL, march=False, after="freeze_adjacent"),))),
-    trainer("Onslaught", 5, "Charger", Effect(
-        ORDER, "Up to four of your Foot units, one after another: each either marches (from the "
-        "board) or deploys (from your Barracks). No attacks.", (Onslaught(4),))),
-    trainer("Patronage", 5, "Dragoon", Effect(
-        ACTION, "Draw a card; one more action and 1 gold.", (Draw(1), Plus(actions=1, gold=1)))),
-    card("Quartermaster", 5,
-         Effect(ORDER, "Deploy two units from your Barracks onto two different empty squares of "
-                "your first rank.", (Deploy("first_rank"), Deploy("first_rank"))),
-         Effect(TREASURE, "Add 1 gold and one more buy; every card costs 1 less this turn (never "
-                "below 0).", (Plus(buys=1, gold=1), Discount(1)))),
-    card("Refiner", 4,
-         Effect(ACTION, "Draw a card and get one more action. Then trash a training card from "
-                "your hand and turn one unit in your Barracks into the unit it trains.",
-                (Draw(1), Plus(actions=1), TrashFromHand(training_only=True),
-                 Morph(barracks_only=True))),
-         Effect(ACTION, "Draw a card and get one more action. Then trash a card from your hand "
-                "and gain a card costing at most 2 more than it.",
-                (Draw(1), Plus(actions=1), TrashFromHand(), GainCard(plus=2)))),
-    trainer("Sacrifice", 4, "Immortal", Effect(
-        ACTION, "Discard a card from your hand. If you did, gain a card costing up to 6.",
-        (DiscardCards(1, var="sacrificed"), GainCard(limit=6, needs="sacrificed")))),
-    card("Sanctuary", 4,
-         Effect(ORDER, "March one of your Heavy units to a square touching another of your "
-                "units, then pick that unit up and put it on an empty square touching the Heavy "
-                "unit.", (OrderUnit(HEAVY, attack=False, dest="next_to_own", remember="heavy"),
-                          MoveUnit("next_to_var", var="heavy"))),
-         Effect(ORDER, "One more order and 1 gold this turn. Draw two cards, then discard two.",
-                (Plus(orders=1, gold=1), Draw(2), DiscardCards(2)))),
-    trainer("Scribes", 3, "Monk", Effect(
-        ACTION, "Draw three cards and get one more buy. You may put a card from your hand on top "
-        "of your deck.", (Draw(3), Plus(buys=1), Topdeck(optional=True)))),
-    card("Stables", 3,
-         Effect(ORDER, "March one of your Mounted units, then march the same unit once more. "
-                "Neither move may capture.",
-                (OrderUnit(MOUNTED, attack=False, remember="unit"),
-                 OrderUnit(attack=False, same="unit"))),
-         Effect(ACTION, "Draw two cards; one more action and one more buy. Then put a card from "
-                "your hand on top of your deck.", (Draw(2), Plus(actions=1, buys=1), Topdeck()))),
-    trainer("Subterfuge", 6, "Sniper", Effect(
-        ACTION, "Swap two of your units that have a class in common; one of them may be in your "
-        "Barracks.", (SwapShared(),))),
-    trainer("Temple", 7, "Sphinx", Effect(
-        ORDER, "One more order this turn. March one of your Pious units.",
-        (Plus(orders=1), OrderUnit(PIOUS, attack=False)))),
-    trainer("Versatility", 2, "Striker", Effect(
-        ORDER, "One more order this turn. Discard up to four cards, then draw as many as you "
-        "discarded.", (Plus(orders=1), DiscardCards(4, up_to=True, var="cycled"),
-                       Draw(count_var="cycled"))), count=2),
-    trainer("Vigilance", 5, "Nightrider", Effect(
-        ACTION, "Draw a card; one more action, one more buy and 2 gold. Then put a card from your "
-        "hand on top of your deck.", (Draw(1), Plus(actions=1, buys=1, gold=2), Topdeck()))),
-    card("Wish", 9,
-         Effect(ORDER, "One more order this turn. Name a card, then turn over cards from your deck "
-                "until you find one: keep it in your hand and discard the rest.",
-                (Plus(orders=1), WishFor())),
-         Effect(ORDER, "One more order this turn. Choose any of your Sovereigns: none can be "
-                "captured until your next turn begins. On your next turn you cannot play cards "
-                "for their Order effects.",
-                (Plus(orders=1), ProtectSovereigns(), LockOrderCards()))),
+    trainer(
+        "Academy",
+        4,
+        "Spy",
+        Effect(
+            ORDER,
+            "One more order this turn. Deploy a Foot unit by the usual rules.",
+            (Plus(orders=1), Deploy("normal", FOOT)),
+        ),
+    ),
+    trainer(
+        "Armor",
+        7,
+        "Warlord",
+        Effect(
+            ORDER,
+            "March one of your Heavy units. Nothing can capture it until your next turn "
+            "begins. (A Warlord may step out and back.)",
+            (OrderUnit(HEAVY, attack=False, in_place=True, after="uncapturable"),),
+        ),
+    ),
+    trainer(
+        "Astrology",
+        2,
+        "Oracle",
+        Effect(
+            ORDER,
+            "One more order, one more buy and 1 gold this turn; then see your opponent's hand.",
+            (Plus(orders=1, buys=1, gold=1), ChooseOpponent(), LookAtHand()),
+        ),
+    ),
+    trainer(
+        "Aviary",
+        9,
+        "Gryphon",
+        Effect(
+            ORDER,
+            "Pick up one of your Regal units and put it on any empty square where no enemy "
+            "could capture it.",
+            (MoveUnit("unthreatened"),),
+        ),
+    ),
+    trainer(
+        "Bureaucracy",
+        8,
+        "Chancellor",
+        Effect(
+            ORDER,
+            "One more order this turn. March or attack with one of your Foot units.",
+            (Plus(orders=1), OrderUnit(FOOT)),
+        ),
+    ),
+    trainer(
+        "Destiny",
+        8,
+        "Anointed",
+        Effect(
+            ACTION,
+            "Draw a card and get one more action. Then trash a training card from your hand "
+            "and turn one of your units, on the board or in your Barracks, into the unit that card "
+            "trains.",
+            (Draw(1), Plus(actions=1), TrashFromHand(training_only=True), Morph()),
+        ),
+    ),
+    trainer(
+        "Evangelism",
+        6,
+        "Acolyte",
+        Effect(
+            ACTION,
+            "Deploy a Pious unit from your Barracks onto an empty square touching one of "
+            "your Pious units.",
+            (Deploy("next_to_class", PIOUS),),
+        ),
+        count=2,
+    ),
+    card(
+        "Executive Action",
+        5,
+        Effect(ORDER, "Draw two cards and get one more action.", (Draw(2), Plus(actions=1))),
+        Effect(ACTION, "Deploy a unit by the usual rules.", (Deploy("normal"),)),
+    ),
+    card(
+        "False Orders",
+        7,
+        Effect(
+            ORDER,
+            "March or attack with an enemy unit that is not a Sovereign, moving it as "
+            "its owner could (it can capture your units, not its owner's). Its owner cannot "
+            "give it orders on their next turn.",
+            (OrderUnit(enemy=True, after="freeze_unit"),),
+        ),
+        Effect(
+            ACTION,
+            "Your opponent shows the top card of their deck. Trash it, or leave it where it was.",
+            (ChooseOpponent(), RevealTopCard()),
+        ),
+    ),
+    trainer(
+        "Fog",
+        7,
+        "Phantom",
+        Effect(ACTION, "March one of your Mounted units.", (OrderUnit(MOUNTED, attack=False),)),
+    ),
+    trainer(
+        "Heir",
+        8,
+        "King",
+        Effect(
+            ORDER,
+            "One more order this turn. March one of your Sovereigns to a square where no "
+            "enemy could capture it.",
+            (Plus(orders=1), OrderUnit(SOVEREIGN, attack=False, dest="unthreatened")),
+        ),
+    ),
+    trainer(
+        "Legend",
+        4,
+        "Hero",
+        Effect(
+            TREASURE,
+            "Add 1 gold for every Treasure effect you played earlier this turn.",
+            (GoldPerTreasure(),),
+        ),
+    ),
+    trainer(
+        "Mourning",
+        8,
+        "Banshee",
+        Effect(
+            ORDER,
+            "Attack with one of your Regal units. Every unit touching the captured unit's "
+            "square cannot take orders on its owner's next turn.",
+            (OrderUnit(REGAL, march=False, after="freeze_adjacent"),),
+        ),
+    ),
+    trainer(
+        "Onslaught",
+        5,
+        "Charger",
+        Effect(
+            ORDER,
+            "Up to four of your Foot units, one after another: each either marches (from the "
+            "board) or deploys (from your Barracks). No attacks.",
+            (Onslaught(4),),
+        ),
+    ),
+    trainer(
+        "Patronage",
+        5,
+        "Dragoon",
+        Effect(
+            ACTION, "Draw a card; one more action and 1 gold.", (Draw(1), Plus(actions=1, gold=1))
+        ),
+    ),
+    card(
+        "Quartermaster",
+        5,
+        Effect(
+            ORDER,
+            "Deploy two units from your Barracks onto two different empty squares of "
+            "your first rank.",
+            (Deploy("first_rank"), Deploy("first_rank")),
+        ),
+        Effect(
+            TREASURE,
+            "Add 1 gold and one more buy; every card costs 1 less this turn (never below 0).",
+            (Plus(buys=1, gold=1), Discount(1)),
+        ),
+    ),
+    card(
+        "Refiner",
+        4,
+        Effect(
+            ACTION,
+            "Draw a card and get one more action. Then trash a training card from "
+            "your hand and turn one unit in your Barracks into the unit it trains.",
+            (
+                Draw(1),
+                Plus(actions=1),
+                TrashFromHand(training_only=True),
+                Morph(barracks_only=True),
+            ),
+        ),
+        Effect(
+            ACTION,
+            "Draw a card and get one more action. Then trash a card from your hand "
+            "and gain a card costing at most 2 more than it.",
+            (Draw(1), Plus(actions=1), TrashFromHand(), GainCard(plus=2)),
+        ),
+    ),
+    trainer(
+        "Sacrifice",
+        4,
+        "Immortal",
+        Effect(
+            ACTION,
+            "Discard a card from your hand. If you did, gain a card costing up to 6.",
+            (DiscardCards(1, var="sacrificed"), GainCard(limit=6, needs="sacrificed")),
+        ),
+    ),
+    card(
+        "Sanctuary",
+        4,
+        Effect(
+            ORDER,
+            "March one of your Heavy units to a square touching another of your "
+            "units, then pick that unit up and put it on an empty square touching the Heavy "
+            "unit.",
+            (
+                OrderUnit(HEAVY, attack=False, dest="next_to_own", remember="heavy"),
+                MoveUnit("next_to_var", var="heavy"),
+            ),
+        ),
+        Effect(
+            ORDER,
+            "One more order and 1 gold this turn. Draw two cards, then discard two.",
+            (Plus(orders=1, gold=1), Draw(2), DiscardCards(2)),
+        ),
+    ),
+    trainer(
+        "Scribes",
+        3,
+        "Monk",
+        Effect(
+            ACTION,
+            "Draw three cards and get one more buy. You may put a card from your hand on top "
+            "of your deck.",
+            (Draw(3), Plus(buys=1), Topdeck(optional=True)),
+        ),
+    ),
+    card(
+        "Stables",
+        3,
+        Effect(
+            ORDER,
+            "March one of your Mounted units, then march the same unit once more. "
+            "Neither move may capture.",
+            (
+                OrderUnit(MOUNTED, attack=False, remember="unit"),
+                OrderUnit(attack=False, same="unit"),
+            ),
+        ),
+        Effect(
+            ACTION,
+            "Draw two cards; one more action and one more buy. Then put a card from "
+            "your hand on top of your deck.",
+            (Draw(2), Plus(actions=1, buys=1), Topdeck()),
+        ),
+    ),
+    trainer(
+        "Subterfuge",
+        6,
+        "Sniper",
+        Effect(
+            ACTION,
+            "Swap two of your units that have a class in common; one of them may be in your "
+            "Barracks.",
+            (SwapShared(),),
+        ),
+    ),
+    trainer(
+        "Temple",
+        7,
+        "Sphinx",
+        Effect(
+            ORDER,
+            "One more order this turn. March one of your Pious units.",
+            (Plus(orders=1), OrderUnit(PIOUS, attack=False)),
+        ),
+    ),
+    trainer(
+        "Versatility",
+        2,
+        "Striker",
+        Effect(
+            ORDER,
+            "One more order this turn. Discard up to four cards, then draw as many as you "
+            "discarded.",
+            (Plus(orders=1), DiscardCards(4, up_to=True, var="cycled"), Draw(count_var="cycled")),
+        ),
+        count=2,
+    ),
+    trainer(
+        "Vigilance",
+        5,
+        "Nightrider",
+        Effect(
+            ACTION,
+            "Draw a card; one more action, one more buy and 2 gold. Then put a card from your "
+            "hand on top of your deck.",
+            (Draw(1), Plus(actions=1, buys=1, gold=2), Topdeck()),
+        ),
+    ),
+    card(
+        "Wish",
+        9,
+        Effect(
+            ORDER,
+            "One more order this turn. Name a card, then turn over cards from your deck "
+            "until you find one: keep it in your hand and discard the rest.",
+            (Plus(orders=1), WishFor()),
+        ),
+        Effect(
+            ORDER,
+            "One more order this turn. Choose any of your Sovereigns: none can be "
+            "captured until your next turn begins. On your next turn you cannot play cards "
+            "for their Order effects.",
+            (Plus(orders=1), ProtectSovereigns(), LockOrderCards()),
+        ),
+    ),
 )
 
 STANDARD_CARDS: tuple[CardType, ...] = STARTERS + CORE + VARIABLE

@@ -30,9 +30,7 @@ PIOUS, REGAL, SOVEREIGN = UnitClass.PIOUS, UnitClass.REGAL, UnitClass.SOVEREIGN
 # Gryphon: a diagonal step, then outward along either straight component of that step.
 GRYPHON_PATHS = tuple(((dx, dy), ((dx, 0), (0, dy))) for dx, dy in DIAGONAL)
 # Sphinx: a straight step, then outward along either diagonal that continues it.
-SPHINX_PATHS = tuple(
-    ((dx, dy), ((dx or 1, dy or 1), (dx or -1, dy or -1))) for dx, dy in STRAIGHT
-)
+SPHINX_PATHS = tuple(((dx, dy), ((dx or 1, dy or 1), (dx or -1, dy or -1))) for dx, dy in STRAIGHT)
 
 STANDARD_UNITS: tuple[UnitType, ...] = (
     UnitType("Pawn", "P", (FOOT,), (PawnPush(), Leap(((1, 1), (-1, 1)), ATTACK))),

@@ -1,0 +1,42 @@
+"""The bot interface and the uniform random bot."""
+
+from __future__ import annotations
+
+import random
+
+from ..core.decisions import Decision
+from ..core.game import Game
+
+
+class Bot:
+    """Chooses one of ``game.legal()`` for the seat that is to decide. Bots keep their own
+    seeded random source, so a game between bots replays exactly from its seeds."""
+
+    name = "bot"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(f"{self.name}:{seed}")
+
+    def choose(self, game: Game) -> Decision:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Uniform over the legal decisions."""
+
+    name = "random"
+
+    def choose(self, game: Game) -> Decision:
+        return self.rng.choice(game.legal())
+
+
+def make_bot(name: str, seed: int | str = 0) -> Bot:
+    from .greedy import GreedyBot
+
+    kinds: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+    if name not in kinds:
+        raise ValueError(f"there is no bot called {name!r}: choose {' or '.join(kinds)}")
+    return kinds[name](seed)
+
+
+BOT_NAMES = ("greedy", "random")
