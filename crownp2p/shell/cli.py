@@ -42,6 +42,41 @@ def _moves(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("reference", "moves_command")(a))
 
 
+@command("cards", "the card reference, in our own words")
+def _cards(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", nargs="?", help="one card's name (quote names with a space)")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.set_defaults(run=lambda a: _lazy("game_commands", "cards_command")(a))
+
+
+def _setup_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--supply",
+        default="first-game",
+        help="first-game (default), tournament-1 … tournament-4, random, or CARD,CARD,…",
+    )
+    p.add_argument("--squire", action="store_true", help="a Squire replaces one Guard")
+    p.add_argument("--anointed", action="store_true", help="both sides start with an Anointed")
+
+
+@command("selfplay", "play whole games between bots in this process")
+def _selfplay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bots", default="greedy,random", help="seat 0 and seat 1 bots: greedy, random")
+    p.add_argument("--games", type=int, default=1, help="how many games (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="game N uses seed SEED+N-1 (default 0)")
+    _setup_arguments(p)
+    p.add_argument("--record", metavar="DIR", help="save each game's record in DIR")
+    p.add_argument("--max-turns", type=int, default=300, help="turn cap (default 300)")
+    p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.set_defaults(run=lambda a: _lazy("game_commands", "selfplay_command")(a))
+
+
+@command("verify", "replay a game record and check every state hash")
+def _verify(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", help="a record file")
+    p.set_defaults(run=lambda a: _lazy("game_commands", "verify_command")(a))
+
+
 def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     import importlib
 

@@ -1,0 +1,53 @@
+"""Whole games between bots in one process, recorded and reproducible from one number."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.game import CHANCE, Game
+from ..core.record import Record
+from ..core.rules import Rules
+from ..core.setup import Setup
+from ..core.shuffle import SeedSource
+from .base import make_bot
+
+DEFAULT_MAX_TURNS = 300
+
+
+@dataclass
+class Result:
+    seed: int
+    winner: int | None
+    turns: int
+    decisions: int
+    finished: bool
+    final_hash: str
+    record: Record | None
+
+    def to_json(self, game_number: int) -> dict[str, Any]:
+        return {"game": game_number, "seed": self.seed, "winner": self.winner,
+                "turns": self.turns, "decisions": self.decisions, "finished": self.finished,
+                "final_hash": self.final_hash}
+
+
+def play_game(rules: Rules, setup: Setup, bot_names: list[str], seed: int, *,
+              max_turns: int = DEFAULT_MAX_TURNS, record: bool = False) -> Result:
+    """Play one game: seat ``i`` is ``bot_names[i]``; chance seeds come from ``seed``."""
+    game = Game(rules, setup)
+    seeds = SeedSource(seed)
+    bots = [make_bot(name, f"{seed}:{seat}") for seat, name in enumerate(bot_names)]
+    rec = Record.begin(game, bots=list(bot_names), seed=seed) if record else None
+    decisions = 0
+    while not game.over and game.turn <= max_turns:
+        seat = game.prompt().seat
+        if seat == CHANCE:
+            decision = ("seed", seeds.next_seed())
+        else:
+            decision = bots[seat].choose(game)
+            decisions += 1
+        if rec is not None:
+            rec.apply(game, decision)
+        else:
+            game.apply(decision)
+    return Result(seed, game.winner, game.turn, decisions, game.over, game.state_hash(), rec)

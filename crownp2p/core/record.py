@@ -1,0 +1,168 @@
+"""Game records: the setup, then every decision (chance seeds included) with the state hash
+after it. A record replays to the same hashes on any machine; see docs/records.md.
+
+On disk a record is JSON Lines: a header object, then one object per step, so a peer can append
+and fsync one line per decision.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from .. import __version__
+from .decisions import Decision, IllegalDecision, decision_text, parse_decision
+from .game import CHANCE, STATE_VERSION, Game
+from .rules import Rules
+from .setup import Setup
+from .shuffle import SHUFFLE_VERSION
+
+FORMAT = "crownp2p-record"
+RECORD_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record file that cannot be read; the message says where and why."""
+
+
+@dataclass
+class Step:
+    seq: int
+    seat: int  # CHANCE (-1) for a seed
+    decision: Decision
+    hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "seat": self.seat, "decision": decision_text(self.decision),
+                "hash": self.hash}
+
+
+@dataclass
+class Record:
+    setup: Setup | None
+    start_hash: str
+    state: dict[str, Any] | None = None  # an explicit start state instead of a setup
+    steps: list[Step] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def begin(cls, game: Game, *, state: dict[str, Any] | None = None, **meta: Any) -> Record:
+        """A record of ``game`` from now on: ``game`` must be new, or ``state`` its start."""
+        return cls(None if state else game.setup, game.state_hash(), state, [], dict(meta))
+
+    def apply(self, game: Game, decision: Decision) -> Step:
+        """Apply ``decision`` to ``game`` and record it with the hash after it."""
+        seat = game.prompt().seat
+        game.apply(decision)
+        step = Step(len(self.steps) + 1, seat, tuple(decision), game.state_hash())
+        self.steps.append(step)
+        return step
+
+    def new_game(self, rules: Rules) -> Game:
+        if self.state is not None:
+            return Game.from_json(rules, self.state)
+        return Game(rules, self.setup)
+
+    # ------------------------------------------------------------------ files
+
+    def header(self) -> dict[str, Any]:
+        head: dict[str, Any] = {
+            "format": FORMAT, "version": RECORD_VERSION, "engine": __version__,
+            "state_version": STATE_VERSION, "shuffle": SHUFFLE_VERSION,
+            "start_hash": self.start_hash,
+        }
+        if self.state is not None:
+            head["state"] = self.state
+        else:
+            assert self.setup is not None
+            head["setup"] = self.setup.to_json()
+        if self.meta:
+            head["meta"] = self.meta
+        return head
+
+    def write(self, out: IO[str]) -> None:
+        out.write(json.dumps(self.header(), sort_keys=True) + "\n")
+        for step in self.steps:
+            out.write(json.dumps(step.to_json(), sort_keys=True) + "\n")
+
+    def save(self, path: str | Path) -> None:
+        with open(path, "w", encoding="utf-8") as out:
+            self.write(out)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        try:
+            with open(path, encoding="utf-8") as src:
+                return cls.read(src)
+        except OSError as err:
+            raise RecordError(f"cannot read {path}: {err.strerror}") from None
+
+    @classmethod
+    def read(cls, lines: Iterable[str]) -> Record:
+        record: Record | None = None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError:
+                raise RecordError(f"line {number} is not JSON") from None
+            if not isinstance(data, dict):
+                raise RecordError(f"line {number} is not a JSON object")
+            try:
+                if record is None:
+                    record = cls._from_header(data)
+                else:
+                    record.steps.append(Step(
+                        int(data["seq"]), int(data["seat"]),
+                        parse_decision(str(data["decision"])), str(data["hash"]),
+                    ))
+            except (KeyError, TypeError, ValueError) as err:
+                raise RecordError(f"line {number} is not a record entry ({err})") from None
+        if record is None:
+            raise RecordError("the record is empty")
+        return record
+
+    @classmethod
+    def _from_header(cls, data: dict[str, Any]) -> Record:
+        if data.get("format") != FORMAT:
+            raise RecordError("this is not a crownp2p record (no crownp2p-record header)")
+        if data.get("version") != RECORD_VERSION:
+            raise RecordError(f"record version {data.get('version')} is not supported")
+        if data.get("shuffle") != SHUFFLE_VERSION:
+            raise RecordError(f"the record uses shuffle version {data.get('shuffle')}")
+        setup = Setup.from_json(data["setup"]) if "setup" in data else None
+        return cls(setup, str(data["start_hash"]), data.get("state"), [], data.get("meta", {}))
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    seq: int = 0  # the first step that went wrong
+    reason: str = ""
+
+
+def verify(rules: Rules, record: Record) -> Verdict:
+    """Replay ``record`` and compare every hash."""
+    try:
+        game = record.new_game(rules)
+    except (ValueError, KeyError) as err:
+        return Verdict(False, 0, f"the start cannot be set up: {err}")
+    if game.state_hash() != record.start_hash:
+        return Verdict(False, 0, "the starting state's hash differs")
+    for step in record.steps:
+        seat = game.prompt().seat
+        if seat != step.seat:
+            who = "chance" if seat == CHANCE else f"seat {seat}"
+            return Verdict(False, step.seq, f"the record has seat {step.seat} deciding, "
+                                            f"but {who} was to decide")
+        try:
+            game.apply(step.decision)
+        except IllegalDecision as err:
+            return Verdict(False, step.seq, f"`{decision_text(step.decision)}` is illegal: {err}")
+        if game.state_hash() != step.hash:
+            return Verdict(False, step.seq, "the state hash differs")
+    return Verdict(True)
