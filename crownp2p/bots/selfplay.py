@@ -26,13 +26,26 @@ class Result:
     record: Record | None
 
     def to_json(self, game_number: int) -> dict[str, Any]:
-        return {"game": game_number, "seed": self.seed, "winner": self.winner,
-                "turns": self.turns, "decisions": self.decisions, "finished": self.finished,
-                "final_hash": self.final_hash}
+        return {
+            "game": game_number,
+            "seed": self.seed,
+            "winner": self.winner,
+            "turns": self.turns,
+            "decisions": self.decisions,
+            "finished": self.finished,
+            "final_hash": self.final_hash,
+        }
 
 
-def play_game(rules: Rules, setup: Setup, bot_names: list[str], seed: int, *,
-              max_turns: int = DEFAULT_MAX_TURNS, record: bool = False) -> Result:
+def play_game(
+    rules: Rules,
+    setup: Setup,
+    bot_names: list[str],
+    seed: int,
+    *,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    record: bool = False,
+) -> Result:
     """Play one game: seat ``i`` is ``bot_names[i]``; chance seeds come from ``seed``."""
     game = Game(rules, setup)
     seeds = SeedSource(seed)

@@ -16,7 +16,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .board import parse_square, square_name
 from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
@@ -29,6 +29,9 @@ from .shuffle import SHUFFLE_VERSION, choose_indices, parse_seed, shuffle
 from .units import UnitType
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from .steps import Step
 
 CHANCE = -1
 STATE_VERSION = 1
@@ -292,8 +295,9 @@ class Game:
         if self.phase == ORDER and self.orders > 0:
             for move in self.unit_orders(seat):
                 out[move_decision(move)] = ("move", move)
-            for kind_name, sq in self.deploy_options(seat, self.position.deploy_squares):
-                out[("deploy", kind_name, square_name(sq))] = ("deploy", kind_name, sq)
+            for kind in self.distinct_barracks(seat):
+                for sq in self.position.deploy_squares(seat, kind):
+                    out[("deploy", kind.name, square_name(sq))] = ("deploy", kind.name, sq)
             if self.order_lock[seat] != FROZEN_NOW:
                 self._card_options(seat, ORDER, out)
         elif self.phase == ACTION and self.actions > 0:
@@ -344,13 +348,6 @@ class Game:
         if own and not self.rules.may_command(self, seat, unit):
             return False
         return not as_order or (unit.uid not in self.ordered and unit.frozen != FROZEN_NOW)
-
-    def deploy_options(self, seat: int, squares_for) -> list[tuple[str, int]]:
-        out = []
-        for kind in self.distinct_barracks(seat):
-            for sq in squares_for(seat, kind):
-                out.append((kind.name, sq))
-        return out
 
     def distinct_barracks(self, seat: int) -> list[UnitType]:
         return distinct(self.position.barracks[seat])
@@ -575,14 +572,14 @@ class Game:
 
     # ================================================================ steps
 
-    def _steps(self, frame: Frame):
+    def _steps(self, frame: Frame) -> tuple[Step, ...]:
         from .steps import SYSTEM_STEPS
 
         if frame.card.startswith("#"):
             return SYSTEM_STEPS[frame.card]
         return self.card_type(frame.card).effects[frame.effect].steps
 
-    def _step(self, frame: Frame):
+    def _step(self, frame: Frame) -> Step:
         return self._steps(frame)[frame.pc]
 
 

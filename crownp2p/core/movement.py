@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .board import SIZE, SQUARES, file_of, on_board, rank_of, relative_rank, square
 
@@ -95,7 +95,7 @@ def _ray(frm: int, off: Offset, forward: int, limit: int = SIZE) -> tuple[int, .
     return tuple(out)
 
 
-def _per_square(build: Callable[[int, int], tuple]) -> dict[int, tuple[tuple, ...]]:
+def _per_square(build: Callable[[int, int], Any]) -> dict[int, tuple[Any, ...]]:
     return {fw: tuple(build(sq, fw) for sq in SQUARES) for fw in FORWARDS}
 
 
@@ -112,7 +112,7 @@ class Leap(Mover):
 
     offsets: tuple[Offset, ...]
     mode: int = BOTH
-    _table: dict = field(init=False, repr=False)
+    _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         def build(sq: int, fw: int) -> tuple[int, ...]:
@@ -146,7 +146,7 @@ class Ride(Mover):
     reach: int = SIZE
     nearest: int = 1
     in_place: bool = False
-    _table: dict = field(init=False, repr=False)
+    _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_table", _per_square(self._rays))
@@ -191,10 +191,10 @@ class StepThenRide(Mover):
     """
 
     paths: tuple[tuple[Offset, tuple[Offset, ...]], ...]
-    _table: dict = field(init=False, repr=False)
+    _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        def build(sq: int, fw: int) -> tuple:
+        def build(sq: int, fw: int) -> tuple[Any, ...]:
             out = []
             for step, onward in self.paths:
                 t = _target(sq, step, fw)
@@ -231,7 +231,7 @@ class KingSteps(Mover):
     it (see :func:`can_march_in_place`)."""
 
     steps: int = 2
-    _table: dict = field(init=False, repr=False)
+    _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         def build(sq: int, fw: int) -> tuple[int, ...]:
@@ -270,7 +270,7 @@ class DoubleLeap(Mover):
     first landing can block it; ending where it started is no move."""
 
     offsets: tuple[Offset, ...] = KNIGHT
-    _table: dict = field(init=False, repr=False)
+    _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         def build(sq: int, fw: int) -> tuple[int, ...]:
@@ -304,7 +304,7 @@ class Charge(Mover):
 
     directions: tuple[Offset, ...] = STRAIGHT
     reach: int = 3
-    _table: dict = field(init=False, repr=False)
+    _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         def build(sq: int, fw: int) -> tuple[tuple[int, ...], ...]:

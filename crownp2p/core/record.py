@@ -36,8 +36,12 @@ class Step:
     hash: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "seat": self.seat, "decision": decision_text(self.decision),
-                "hash": self.hash}
+        return {
+            "seq": self.seq,
+            "seat": self.seat,
+            "decision": decision_text(self.decision),
+            "hash": self.hash,
+        }
 
 
 @dataclass
@@ -70,8 +74,11 @@ class Record:
 
     def header(self) -> dict[str, Any]:
         head: dict[str, Any] = {
-            "format": FORMAT, "version": RECORD_VERSION, "engine": __version__,
-            "state_version": STATE_VERSION, "shuffle": SHUFFLE_VERSION,
+            "format": FORMAT,
+            "version": RECORD_VERSION,
+            "engine": __version__,
+            "state_version": STATE_VERSION,
+            "shuffle": SHUFFLE_VERSION,
             "start_hash": self.start_hash,
         }
         if self.state is not None:
@@ -116,10 +123,14 @@ class Record:
                 if record is None:
                     record = cls._from_header(data)
                 else:
-                    record.steps.append(Step(
-                        int(data["seq"]), int(data["seat"]),
-                        parse_decision(str(data["decision"])), str(data["hash"]),
-                    ))
+                    record.steps.append(
+                        Step(
+                            int(data["seq"]),
+                            int(data["seat"]),
+                            parse_decision(str(data["decision"])),
+                            str(data["hash"]),
+                        )
+                    )
             except (KeyError, TypeError, ValueError) as err:
                 raise RecordError(f"line {number} is not a record entry ({err})") from None
         if record is None:
@@ -157,8 +168,11 @@ def verify(rules: Rules, record: Record) -> Verdict:
         seat = game.prompt().seat
         if seat != step.seat:
             who = "chance" if seat == CHANCE else f"seat {seat}"
-            return Verdict(False, step.seq, f"the record has seat {step.seat} deciding, "
-                                            f"but {who} was to decide")
+            return Verdict(
+                False,
+                step.seq,
+                f"the record has seat {step.seat} deciding, but {who} was to decide",
+            )
         try:
             game.apply(step.decision)
         except IllegalDecision as err:

@@ -12,6 +12,7 @@ say "may" or "up to" offer ``done``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ from .board import adjacent, relative_rank, square_name
 from .decisions import Decision
 from .movement import UnitMove
 from .position import Unit
-from .units import UnitClass
+from .units import UnitClass, UnitType
 
 if TYPE_CHECKING:
     from .game import Frame, Game
@@ -155,7 +156,9 @@ class GoldPerTreasure(Step):
         return True
 
 
-def _hand_options(g: Game, seat: int, verb: str, keep=lambda name: True) -> Options:
+def _hand_options(
+    g: Game, seat: int, verb: str, keep: Callable[[str], bool] = lambda name: True
+) -> Options:
     return {(verb, n): n for n in g.hand_names(seat) if keep(n)}
 
 
@@ -200,7 +203,7 @@ class DiscardCards(Choice):
 class Topdeck(Choice):
     """Put a card from the hand on top of the deck (``optional``: you may)."""
 
-    optional: bool = False  # type: ignore[misc]
+    optional: bool = False
     kind = "topdeck"
     text = "put a card from your hand on top of your deck"
 
@@ -392,7 +395,9 @@ class OrderUnit(Choice):
         return True
 
 
-def _deploy_squares(g: Game, f: Frame, where: str, kind, cls: UnitClass | None) -> list[int]:
+def _deploy_squares(
+    g: Game, f: Frame, where: str, kind: UnitType, cls: UnitClass | None
+) -> list[int]:
     pos, seat = g.position, f.seat
     forward = g.rules.seating.forward(seat)
     board = pos.board

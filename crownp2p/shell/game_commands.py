@@ -55,8 +55,11 @@ def cards_command(args: argparse.Namespace) -> int:
 def describe_card(card) -> str:
     trains = ""
     if card.trains:
-        trains = f"  trains {card.train_count} × {card.trains}" if card.train_count > 1 else (
-            f"  trains a {card.trains}")
+        trains = (
+            f"  trains {card.train_count} × {card.trains}"
+            if card.train_count > 1
+            else (f"  trains a {card.trains}")
+        )
     lines = [f"{card.name} (cost {card.cost}){trains}"]
     for number, effect in enumerate(card.effects, 1):
         head = f"  {number}. {effect.kind.capitalize()}: "
@@ -84,13 +87,14 @@ def selfplay_command(args: argparse.Namespace) -> int:
         try:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise CommandError(f"cannot make the record folder {record_dir}: {err.strerror}") from None
+            raise CommandError(f"cannot make {record_dir}: {err.strerror}") from None
     rules = standard_rules()
     wins = [0, 0]
     for number in range(1, args.games + 1):
         seed = args.seed + number - 1
-        result = play_game(rules, setup, bots, seed, max_turns=args.max_turns,
-                           record=record_dir is not None)
+        result = play_game(
+            rules, setup, bots, seed, max_turns=args.max_turns, record=record_dir is not None
+        )
         if result.record is not None and record_dir is not None:
             result.record.save(record_dir / f"game-{number:04d}-seed-{seed}.jsonl")
         if result.winner is not None:
@@ -98,14 +102,21 @@ def selfplay_command(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result.to_json(number)), flush=True)
         else:
-            outcome = (f"{bots[result.winner]} (seat {result.winner}) wins"
-                       if result.winner is not None else
-                       ("drawn" if result.finished else "unfinished at the turn cap"))
-            print(f"game {number} seed {seed}: {outcome} after {result.turns} turns, "
-                  f"{result.decisions} decisions", flush=True)
+            outcome = (
+                f"{bots[result.winner]} (seat {result.winner}) wins"
+                if result.winner is not None
+                else ("drawn" if result.finished else "unfinished at the turn cap")
+            )
+            print(
+                f"game {number} seed {seed}: {outcome} after {result.turns} turns, "
+                f"{result.decisions} decisions",
+                flush=True,
+            )
     if not args.json:
-        print(f"seat 0 {bots[0]}: {wins[0]} wins; seat 1 {bots[1]}: {wins[1]} wins; "
-              f"{args.games - sum(wins)} other")
+        print(
+            f"seat 0 {bots[0]}: {wins[0]} wins; seat 1 {bots[1]}: {wins[1]} wins; "
+            f"{args.games - sum(wins)} other"
+        )
     return 0
 
 
