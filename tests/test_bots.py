@@ -1,0 +1,51 @@
+"""Bots pick only legal decisions, repeat themselves from a seed, and greedy beats random."""
+
+from __future__ import annotations
+
+import pytest
+
+from crownp2p.bots import BOT_NAMES, make_bot
+from crownp2p.bots.selfplay import play_game
+from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.setup import Setup
+from crownp2p.core.shuffle import SeedSource
+from crownp2p.core.standard import standard_rules
+
+RULES = standard_rules()
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_bots_choose_only_legal_decisions(name: str) -> None:
+    game = Game(RULES, Setup(piles=tuple(RULES.variable_cards)))
+    seeds = SeedSource(4)
+    bot = make_bot(name, 4)
+    for _ in range(600):
+        if game.over:
+            break
+        if game.prompt().seat == CHANCE:
+            game.apply(("seed", seeds.next_seed()))
+            continue
+        decision = bot.choose(game)
+        assert decision in game.legal()
+        game.apply(decision)
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_a_bot_game_repeats_from_its_seed(name: str) -> None:
+    first = play_game(RULES, Setup(), [name, name], 21, max_turns=40)
+    again = play_game(RULES, Setup(), [name, name], 21, max_turns=40)
+    assert first.final_hash == again.final_hash and first.decisions == again.decisions
+
+
+def test_greedy_beats_random_most_of_the_time() -> None:
+    games, wins = 30, 0
+    for seed in range(games):
+        seat = seed % 2
+        bots = ["greedy", "random"] if seat == 0 else ["random", "greedy"]
+        wins += play_game(RULES, Setup(), bots, seed, max_turns=200).winner == seat
+    assert wins >= 0.8 * games
+
+
+def test_an_unknown_bot_is_one_clear_error() -> None:
+    with pytest.raises(ValueError, match="no bot called 'clever'"):
+        make_bot("clever")
