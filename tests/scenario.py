@@ -54,9 +54,15 @@ def game(
 def play(g: Game, *texts: str) -> Game:
     """Apply decisions given in text form; a chance prompt gets the fixed seed first."""
     for text in texts:
-        while g.prompt().seat == CHANCE and not g.over:
-            g.apply(("seed", SEED))
+        settle(g)
         g.apply(parse_decision(text))
+    return g
+
+
+def settle(g: Game) -> Game:
+    """Answer every pending chance prompt with the fixed seed."""
+    while g.prompt().seat == CHANCE and not g.over:
+        g.apply(("seed", SEED))
     return g
 
 

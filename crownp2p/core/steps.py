@@ -782,6 +782,9 @@ class RevealTopCard(Choice):
             g.note(f"{g.seat_name(opponent)} reveals {top}")
         return Choice.enter(self, g, f)
 
+    def possible(self, g: Game, f: Frame) -> bool:
+        return any(g.players[o].deck or g.players[o].discard for o in g.rules.opponents(f.seat))
+
     def choices(self, g: Game, f: Frame) -> Options:
         p = g.players[f.vars.get("opponent", -1)] if "opponent" in f.vars else None
         if p is None or not p.deck:
