@@ -362,7 +362,7 @@ class Game:
         seat = self.active
         what = payload[0]
         if what == "end":
-            self.note(f"{self.seat_name(seat)} ends the {self.phase} phase")
+            self.note(f"{self.seat_name(seat)}: ends the {self.phase} phase")
             if self.phase == ORDER:
                 self.phase = ACTION
             elif self.phase == ACTION:
@@ -387,7 +387,7 @@ class Game:
             self.buys -= 1
             self.bought = True
             self.gain(seat, name)
-            self.note(f"{self.seat_name(seat)} buys {name}")
+            self.note(f"{self.seat_name(seat)}: buys {name}")
 
     def play(self, seat: int, name: str, index: int) -> None:
         card = self.card_type(name)
@@ -402,7 +402,7 @@ class Game:
         elif effect.kind == TREASURE:
             frame.vars["treasures_before"] = self.treasures
             self.treasures += 1
-        self.note(f"{self.seat_name(seat)} plays {name}: {effect.text}")
+        self.note(f"{self.seat_name(seat)}: plays {name}: {effect.text}")
         self.stack.append(frame)
 
     def train(self, seat: int, name: str) -> None:
@@ -411,7 +411,8 @@ class Game:
         self.trash.append(card_id)
         kind = self.rules.units.get(card.trains or "")
         self.position.barracks[seat].extend([kind] * card.train_count)
-        self.note(f"{self.seat_name(seat)} trains {card.train_count} {kind.name} with {name}")
+        many = f"{card.train_count} {kind.name}s" if card.train_count > 1 else f"a {kind.name}"
+        self.note(f"{self.seat_name(seat)}: trains {many} with {name}")
 
     # ================================================================ primitives used by steps
 
@@ -469,7 +470,7 @@ class Game:
         self.position.board[sq] = None
         if unit.kind.returns_to_barracks:
             self.position.barracks[unit.owner].append(unit.kind)
-            self.note(f"{self.seat_name(unit.owner)}'s {unit.kind.name} returns to its Barracks")
+            self.note(f"{self.seat_name(unit.owner)}: {unit.kind.name} returns to its Barracks")
 
     def perform(self, move: UnitMove, seat: int, *, as_order: bool, promote: bool = True) -> Unit:
         """Carry out a march, swap or attack found by move generation."""
@@ -477,7 +478,7 @@ class Game:
         unit = self.unit_at(move.frm)
         if as_order:
             self.mark_ordered(unit)
-        words = f"{self.seat_name(unit.owner)} {unit.kind.name} {square_name(move.frm)}"
+        words = f"{self.seat_name(unit.owner)}: {unit.kind.name} {square_name(move.frm)}"
         if move.kind == "swap":
             other = self.unit_at(move.to)
             board[move.frm], board[move.to] = other, unit
@@ -517,7 +518,7 @@ class Game:
         unit = self.place(Unit(kind, seat), sq)
         if as_order:
             self.mark_ordered(unit)
-        self.note(f"{self.seat_name(seat)} deploys {kind.name} on {square_name(sq)}")
+        self.note(f"{self.seat_name(seat)}: deploys {kind.name} on {square_name(sq)}")
         return unit
 
     def note(self, text: str) -> None:
@@ -552,7 +553,7 @@ class Game:
             player.deck.extend(player.discard)
             player.discard = []
             shuffle(player.deck, seed)
-            self.note(f"{self.seat_name(chance['seat'])} shuffles")
+            self.note(f"{self.seat_name(chance['seat'])}: shuffles")
 
     # ================================================================ text
 

@@ -195,7 +195,7 @@ class DiscardCards(Choice):
         p = g.players[f.seat]
         p.discard.append(g.take_from_hand(f.seat, payload))
         f.vars[self.var] = f.vars.get(self.var, 0) + 1
-        g.note(f"{g.seat_name(f.seat)} discards {payload}")
+        g.note(f"{g.seat_name(f.seat)}: discards {payload}")
         return f.vars[self.var] >= self.count or not p.hand
 
 
@@ -213,7 +213,7 @@ class Topdeck(Choice):
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision != DONE:
             g.players[f.seat].deck.insert(0, g.take_from_hand(f.seat, payload))
-            g.note(f"{g.seat_name(f.seat)} puts a card on top of their deck")
+            g.note(f"{g.seat_name(f.seat)}: puts a card on top of their deck")
         return True
 
 
@@ -241,7 +241,7 @@ class TrashFromHand(Choice):
         f.vars["trashed_cost"] = g.cost(payload)
         if card.trains:
             f.vars["morph_into"] = card.trains
-        g.note(f"{g.seat_name(f.seat)} trashes {payload}")
+        g.note(f"{g.seat_name(f.seat)}: trashes {payload}")
         return True
 
 
@@ -279,7 +279,7 @@ class GainCard(Choice):
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         g.gain(f.seat, payload)
-        g.note(f"{g.seat_name(f.seat)} gains {payload}")
+        g.note(f"{g.seat_name(f.seat)}: gains {payload}")
         return True
 
 
@@ -516,7 +516,7 @@ def _relocate(g: Game, frm: int, to: int, as_order: bool) -> None:
     if as_order:
         g.mark_ordered(unit)
     g.note(
-        f"{g.seat_name(unit.owner)} {unit.kind.name} {square_name(frm)}"
+        f"{g.seat_name(unit.owner)}: {unit.kind.name} {square_name(frm)}"
         f" is moved to {square_name(to)}"
     )
 
@@ -622,7 +622,7 @@ class Morph(Choice):
         if payload[0] == "board":
             unit = g.unit_at(payload[1])
             g.note(
-                f"{g.seat_name(unit.owner)} {unit.kind.name} on {square_name(payload[1])}"
+                f"{g.seat_name(unit.owner)}: {unit.kind.name} on {square_name(payload[1])}"
                 f" becomes {into.name}"
             )
             unit.kind = into
@@ -632,7 +632,7 @@ class Morph(Choice):
             barracks = g.position.barracks[f.seat]
             barracks.remove(g.rules.units.get(payload[1]))
             barracks.append(into)
-            g.note(f"{g.seat_name(f.seat)} morphs a {payload[1]} in the Barracks into {into.name}")
+            g.note(f"{g.seat_name(f.seat)}: morphs a {payload[1]} in the Barracks into {into.name}")
         return True
 
 
@@ -662,7 +662,7 @@ class SwapShared(Choice):
             _, a, b = payload
             board[a], board[b] = board[b], board[a]
             g.note(
-                f"{g.seat_name(f.seat)} swaps the units on {square_name(a)} and {square_name(b)}"
+                f"{g.seat_name(f.seat)}: swaps the units on {square_name(a)} and {square_name(b)}"
             )
             return True
         _, a, kind_name = payload
@@ -672,7 +672,7 @@ class SwapShared(Choice):
         barracks.append(leaving.kind)
         g.deploy(f.seat, kind_name, a, as_order=f.as_order)
         g.note(
-            f"{g.seat_name(f.seat)} {leaving.kind.name} on {square_name(a)} goes to the Barracks"
+            f"{g.seat_name(f.seat)}: {leaving.kind.name} on {square_name(a)} goes to the Barracks"
         )
         return True
 
@@ -699,7 +699,7 @@ class ProtectSovereigns(Choice):
         unit.uncapturable = True
         if f.as_order:
             g.mark_ordered(unit)
-        g.note(f"{g.seat_name(f.seat)} protects the {unit.kind.name} on {square_name(payload)}")
+        g.note(f"{g.seat_name(f.seat)}: protects the {unit.kind.name} on {square_name(payload)}")
         return False
 
 
@@ -779,7 +779,7 @@ class RevealTopCard(Choice):
         if f.vars.get("revealed") != top:
             f.vars["revealed"] = top
             g.revealed.append(top)
-            g.note(f"{g.seat_name(opponent)} reveals {top}")
+            g.note(f"{g.seat_name(opponent)}: reveals {top}")
         return Choice.enter(self, g, f)
 
     def possible(self, g: Game, f: Frame) -> bool:
@@ -797,7 +797,7 @@ class RevealTopCard(Choice):
         f.vars.pop("revealed", None)
         if payload == "trash":
             g.trash.append(g.players[opponent].deck.pop(0))
-            g.note(f"{g.seat_name(f.seat)} trashes it")
+            g.note(f"{g.seat_name(f.seat)}: trashes it")
         return True
 
 
@@ -822,11 +822,11 @@ class WishFor(Choice):
             cid = p.deck.pop(0)
             if g.cards[cid] == payload:
                 p.hand.append(cid)
-                g.note(f"{g.seat_name(f.seat)} finds {payload}")
+                g.note(f"{g.seat_name(f.seat)}: finds {payload}")
                 return True
             p.discard.append(cid)
             g.revealed.append(g.cards[cid])
-        g.note(f"{g.seat_name(f.seat)} does not find {payload}")
+        g.note(f"{g.seat_name(f.seat)}: does not find {payload}")
         return True
 
 
@@ -854,7 +854,7 @@ class Promote(Choice):
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         unit = g.unit_at(f.vars["square"])
         if payload != unit.kind.name:
-            g.note(f"{g.seat_name(unit.owner)} promotes the {unit.kind.name} to {payload}")
+            g.note(f"{g.seat_name(unit.owner)}: promotes the {unit.kind.name} to {payload}")
             unit.kind = g.rules.units.get(payload)
         return True
 

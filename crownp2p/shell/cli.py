@@ -71,6 +71,15 @@ def _selfplay(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("game_commands", "selfplay_command")(a))
 
 
+@command("solo", "play a game against the built-in bot")
+def _solo(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bot", default="greedy", choices=["greedy", "random"], help="the opponent")
+    p.add_argument("--seat", default="blue", help="blue (moves first, default) or gold")
+    _setup_arguments(p)
+    p.add_argument("--seed", type=int, help="a number that fixes every shuffle")
+    p.set_defaults(run=lambda a: _lazy("solo", "solo_command")(a))
+
+
 @command("verify", "replay a game record and check every state hash")
 def _verify(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a record file")
