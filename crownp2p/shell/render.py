@@ -90,7 +90,7 @@ def player_lines(game: Game, seat: int, unicode: bool = True) -> list[str]:
     lines.append(f"your hand: {counted(mine['hand'], times)}")
     if mine["in_play"]:
         lines.append(f"in play: {counted(mine['in_play'], times)}")
-    for viewer, other, names in view["glimpses"]:
+    for _viewer, other, names in view["glimpses"]:
         lines.append(
             f"{game.seat_name(other)}'s hand (seen with Astrology): {counted(names, times)}"
         )
