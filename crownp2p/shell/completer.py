@@ -9,6 +9,8 @@ from prompt_toolkit.document import Document
 
 from ..core.decisions import Decision, decision_text
 
+SHORT_MOVES = ("march", "attack", "swap", "move")
+
 
 class DecisionCompleter(Completer):
     """Completes the line from the decisions legal now (in their text form) and from the
@@ -19,8 +21,11 @@ class DecisionCompleter(Completer):
         self.commands = list(commands)
 
     def candidates(self) -> list[str]:
-        texts = [decision_text(d) for d in self.legal()]
-        if any(d[0] == "treasure" for d in self.legal()):
+        legal = self.legal()
+        texts = [decision_text(d) for d in legal]
+        # Short forms: e2e4 for a unit's move.
+        texts += [d[1] + d[2] for d in legal if d[0] in SHORT_MOVES and len(d) == 3]
+        if any(d[0] == "treasure" for d in legal):
             texts.append("treasure all")
         return texts + self.commands
 

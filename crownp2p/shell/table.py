@@ -108,7 +108,7 @@ class SoloTable:
             decisions = parse_input(line, self.legal())
         except InputError as err:
             return Reply([self._explain(line) or str(err)])
-        if len(decisions) > 1:  # treasure all: play them one by one while any is left
+        if " ".join(line.lower().split()) == "treasure all":  # one by one while any is left
             while self.game.prompt().seat == self.seat and (
                 treasures := [d for d in self.legal() if d[0] == "treasure"]
             ):
