@@ -38,6 +38,7 @@ STATE_VERSION = 1
 
 # Unit "cannot take orders" status, which follows the unit (Mourning, False Orders).
 FROZEN_NONE, FROZEN_NEXT, FROZEN_NOW = 0, 1, 2
+NOBODY = -1
 
 
 @dataclass
@@ -93,8 +94,12 @@ class Game:
         self.position = Position(rules.units, rules.seating)
         self.players = [Player() for _ in seats]
         self.cards: list[str] = []  # card id -> card name
-        self.piles: list[str] = list(self.setup.piles)  # variable piles, once chosen
-        self.supply: dict[str, int] = {}
+        # The variable piles of each Supply, once chosen, and what is left in each Supply.
+        more = [list(p) for p in self.setup.more_piles]
+        self.pile_lists: list[list[str]] = [list(self.setup.piles), *more]
+        while len(self.pile_lists) < self.setup.supply_count:
+            self.pile_lists.append([])
+        self.supplies: list[dict[str, int]] = [{} for _ in self.pile_lists]
         self.trash: list[int] = []
         self.turn = 0
         self.active = rules.first_seat()
@@ -104,6 +109,9 @@ class Game:
         self.discount = 0
         self.treasures = 0  # treasure effects played this turn (Legend)
         self.ordered: list[int] = []  # uids given an order this turn
+        self.last_orders: list[list[int]] = [[] for _ in seats]  # per seat, its latest turn's
+        self.order_moved: list[int] = []  # uids moved by the order being carried out
+        self.recalled: list[str] = []  # unit types an order put in the Barracks this turn
         self.order_lock = [FROZEN_NONE for _ in seats]  # Wish: no Order cards on that turn
         self.glimpses: dict[int, dict[int, list[str]]] = {}  # viewer -> seat -> hand seen
         self.revealed: list[str] = []  # cards shown to everyone this turn (False Orders)
@@ -212,9 +220,13 @@ class Game:
         self.gold = self.discount = self.treasures = 0
         self.bought = False
         self.ordered = []
+        self.order_moved = []
+        self.recalled = []
         self.glimpses = {}
         self.revealed = []
         for _, unit in self.position.units():
+            if unit.frozen_until == seat:
+                unit.frozen_until = NOBODY
             if unit.owner == seat:
                 unit.uncapturable = False
                 if unit.frozen == FROZEN_NEXT:
@@ -222,6 +234,7 @@ class Game:
         if self.order_lock[seat] == FROZEN_NEXT:
             self.order_lock[seat] = FROZEN_NOW
         self.note(f"turn {self.turn}: {self.seat_name(seat)}")
+        self.rules.turn_started(self, seat)
 
     def end_turn(self) -> None:
         """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
@@ -231,6 +244,7 @@ class Game:
                 unit.frozen = FROZEN_NONE
         if self.order_lock[seat] == FROZEN_NOW:
             self.order_lock[seat] = FROZEN_NONE
+        self.last_orders[seat] = sorted(self.ordered)
         self.begin_turn(self.rules.next_seat(self, seat))
 
     def check_outcome(self) -> bool:
@@ -261,7 +275,7 @@ class Game:
     def _advance_phase(self) -> bool:
         """Move past a phase in which nothing at all can be done; False when a prompt waits."""
         if self.phase == ORDER and (self.orders == 0 or self._only_end()):
-            self.phase = ACTION
+            self._end_orders()
             return True
         if self.phase == ACTION and (self.actions == 0 or self._only_end()):
             self.phase = "buy"
@@ -271,6 +285,10 @@ class Game:
             self.stack.append(Frame("#housekeeping", 0, self.active, "system"))
             return True
         return False
+
+    def _end_orders(self) -> None:
+        self.phase = ACTION
+        self.rules.orders_ended(self, self.active)
 
     def _only_end(self) -> bool:
         self._legal = None
@@ -295,7 +313,7 @@ class Game:
         if self.phase == ORDER and self.orders > 0:
             for move in self.unit_orders(seat):
                 out[move_decision(move)] = ("move", move)
-            for kind in self.distinct_barracks(seat):
+            for kind in self.distinct_barracks(seat, as_order=True):
                 for sq in self.position.deploy_squares(seat, kind):
                     out[("deploy", kind.name, square_name(sq))] = ("deploy", kind.name, sq)
             if self.order_lock[seat] != FROZEN_NOW:
@@ -347,10 +365,21 @@ class Game:
     def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
         if own and not self.rules.may_command(self, seat, unit):
             return False
-        return not as_order or (unit.uid not in self.ordered and unit.frozen != FROZEN_NOW)
+        if not as_order:
+            return True
+        return (
+            unit.uid not in self.ordered
+            and unit.frozen != FROZEN_NOW
+            and unit.frozen_until == NOBODY
+        )
 
-    def distinct_barracks(self, seat: int) -> list[UnitType]:
-        return distinct(self.position.barracks[seat])
+    def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
+        """The unit types in the Barracks; for an order, less those an order put back there
+        this turn (a unit takes one order a turn)."""
+        kinds = self.position.barracks[seat]
+        if not as_order or not self.recalled:
+            return distinct(kinds)
+        return [k for k in distinct(kinds) if kinds.count(k) > self.recalled.count(k.name)]
 
     def hand_names(self, seat: int) -> list[str]:
         """The different card names in a hand, in hand order."""
@@ -364,7 +393,7 @@ class Game:
         if what == "end":
             self.note(f"{self.seat_name(seat)}: ends the {self.phase} phase")
             if self.phase == ORDER:
-                self.phase = ACTION
+                self._end_orders()
             elif self.phase == ACTION:
                 self.phase = "buy"
             else:
@@ -372,9 +401,11 @@ class Game:
                 self.stack.append(Frame("#housekeeping", 0, seat, "system"))
         elif what == "move":
             self.orders -= 1
+            self.order_moved = []
             self.perform(payload[1], seat, as_order=True)
         elif what == "deploy":
             self.orders -= 1
+            self.order_moved = []
             self.deploy(seat, payload[1], payload[2], as_order=True)
         elif what == "train":
             self.actions -= 1
@@ -397,6 +428,7 @@ class Game:
         frame = Frame(name, index, seat, effect.kind)
         if effect.kind == ORDER:
             self.orders -= 1
+            self.order_moved = []
         elif effect.kind == ACTION:
             self.actions -= 1
         elif effect.kind == TREASURE:
@@ -413,6 +445,25 @@ class Game:
         self.position.barracks[seat].extend([kind] * card.train_count)
         many = f"{card.train_count} {kind.name}s" if card.train_count > 1 else f"a {kind.name}"
         self.note(f"{self.seat_name(seat)}: trains {many} with {name}")
+
+    # ================================================================ supplies
+
+    @property
+    def piles(self) -> list[str]:
+        """The first Supply's variable piles (the only Supply of the base game)."""
+        return self.pile_lists[0]
+
+    @property
+    def supply(self) -> dict[str, int]:
+        """The Supply the seat whose turn it is buys from."""
+        return self.supply_for(self.active)
+
+    def supply_for(self, seat: int) -> dict[str, int]:
+        return self.supplies[self.rules.supply_index(self, seat)]
+
+    def game_cards(self) -> list[str]:
+        """Every card of this game: the starting cards, then each Supply's piles."""
+        return distinct([*self.starter_names(), *(n for s in self.supplies for n in s)])
 
     # ================================================================ primitives used by steps
 
@@ -434,7 +485,7 @@ class Game:
         raise IllegalDecision(f"there is no {name} in the hand")
 
     def gain(self, seat: int, name: str) -> None:
-        self.supply[name] -= 1
+        self.supply_for(seat)[name] -= 1
         self.players[seat].discard.append(self.new_card(name))
 
     def draw_one(self, seat: int) -> bool | None:
@@ -478,6 +529,7 @@ class Game:
         unit = self.unit_at(move.frm)
         if as_order:
             self.mark_ordered(unit)
+            self.order_moved.append(unit.uid)
         words = f"{self.seat_name(unit.owner)}: {unit.kind.name} {square_name(move.frm)}"
         if move.kind == "swap":
             other = self.unit_at(move.to)
@@ -503,7 +555,7 @@ class Game:
     def promotion_choices(self, unit: Unit) -> list[str]:
         """Types a promoting unit may become (besides staying as it is)."""
         names = []
-        for card_name in [*self.starter_names(), *self.supply]:
+        for card_name in self.game_cards():
             trains = self.card_type(card_name).trains
             if trains and trains not in names and trains != unit.kind.name:
                 names.append(trains)
@@ -544,10 +596,13 @@ class Game:
         chance, self.chance = self.chance, None
         assert chance is not None
         if chance["kind"] == "supply":
-            pool = [c for c in self.rules.variable_cards if c not in self.piles]
-            picks = choose_indices(len(pool), min(self.setup.random_piles, len(pool)), seed)
-            self.piles.extend(pool[i] for i in sorted(picks))
-            self.note(f"the random Supply: {', '.join(self.piles)}")
+            taken = {n for piles in self.pile_lists for n in piles}
+            pool = [c for c in self.rules.variable_cards if c not in taken]
+            each = min(self.setup.random_piles, len(pool) // len(self.pile_lists))
+            picks = choose_indices(len(pool), each * len(self.pile_lists), seed)
+            for i, piles in enumerate(self.pile_lists):
+                piles.extend(pool[j] for j in sorted(picks[i * each : (i + 1) * each]))
+                self.note(f"Supply {i + 1}: {', '.join(piles)}")
         else:
             player = self.players[chance["seat"]]
             player.deck.extend(player.discard)

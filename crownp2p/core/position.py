@@ -33,6 +33,7 @@ class Unit:
     uid: int = 0
     uncapturable: bool = False  # Armor, Wish: no capture of any kind until its owner's next turn
     frozen: int = 0  # cannot take orders: 1 on its owner's next turn, 2 during this one
+    frozen_until: int = -1  # cannot take orders until this seat's next turn begins (team game)
 
     def freeze(self) -> None:
         """It cannot take orders on its owner's next turn (Mourning, False Orders)."""
@@ -63,7 +64,7 @@ class Position:
         """The board as ``seat``'s units see it (the categories of movement.py)."""
         occ = [EMPTY] * (SIZE * SIZE)
         for sq, unit in self.units():
-            if unit.owner == seat:
+            if self.seating.is_own(seat, unit.owner, unit.kind.is_sovereign):
                 occ[sq] = OWN
             elif self.seating.are_enemies(seat, unit.owner) and not unit.uncapturable:
                 occ[sq] = TARGET
@@ -221,7 +222,9 @@ class Position:
             self.registry,
             self.seating,
             [
-                None if u is None else Unit(u.kind, u.owner, u.uid, u.uncapturable, u.frozen)
+                None
+                if u is None
+                else Unit(u.kind, u.owner, u.uid, u.uncapturable, u.frozen, u.frozen_until)
                 for u in self.board
             ],
             [list(b) for b in self.barracks],

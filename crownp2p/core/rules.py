@@ -48,11 +48,28 @@ class Rules:
         """Where the seat's starting Sovereign stands."""
         return ["e1"] if self.seating.forward(seat) > 0 else ["e8"]
 
+    def supply_index(self, game: Game, seat: int) -> int:
+        """Which Supply ``seat`` buys and gains from (the team game has one per wing)."""
+        return 0
+
     # ---------------------------------------------------------------- who may do what
+
+    def is_own(self, game: Game, seat: int, unit: Unit) -> bool:
+        """Is ``unit`` one of ``seat``'s own (for "next to one of your units", and the like)?"""
+        return self.seating.is_own(seat, unit.owner, unit.kind.is_sovereign)
 
     def may_command(self, game: Game, seat: int, unit: Unit) -> bool:
         """May ``seat`` order, move, swap, morph or choose ``unit`` as its own?"""
         return unit.owner == seat
+
+    # ---------------------------------------------------------------- events
+
+    def turn_started(self, game: Game, seat: int) -> None:
+        """Called when ``seat``'s turn begins, after the engine's own upkeep."""
+
+    def orders_ended(self, game: Game, seat: int) -> None:
+        """Called when ``seat``'s order phase ends; ``game.order_moved`` lists the units its
+        last order moved."""
 
     def freeze_after_capture(self, game: Game, seat: int, unit: Unit) -> None:
         """Mourning: a unit next to the captured one cannot take orders on its owner's next

@@ -16,6 +16,7 @@ class Seating:
     """``sides[seat]`` is that seat's side; side 0 plays up the board from rank 1, side 1 down."""
 
     sides: tuple[int, ...] = (0, 1)
+    shared_sovereigns: bool = False  # the team game: a side's Sovereigns belong to both allies
 
     @property
     def seats(self) -> range:
@@ -26,6 +27,12 @@ class Seating:
 
     def are_enemies(self, a: int, b: int) -> bool:
         return self.sides[a] != self.sides[b]
+
+    def is_own(self, seat: int, owner: int, sovereign: bool = False) -> bool:
+        """Does a unit of ``owner`` count as ``seat``'s own?"""
+        if owner == seat:
+            return True
+        return self.shared_sovereigns and sovereign and self.sides[owner] == self.sides[seat]
 
     def colour(self, seat: int) -> str:
         return COLOURS[self.sides[seat]]

@@ -83,11 +83,18 @@ class Setup:
     """Everything agreed before the first shuffle.
 
     ``piles`` are the variable Supply piles; with ``random_piles`` set, that many more are drawn
-    at random (a chance decision) from the variable cards not already chosen.
+    at random (a chance decision) from the variable cards not already chosen. A variant with
+    several Supplies (the team game: one per wing) sets ``supply_count``; ``more_piles`` lists
+    the variable piles of the second and later Supplies, and random piles are drawn for each,
+    every pile of the game different.
     """
 
     piles: tuple[str, ...] = FIRST_GAME
     random_piles: int = 0
+    variant: str = "standard"
+    options: tuple[str, ...] = ()  # the names of the setup options applied (for people)
+    supply_count: int = 1
+    more_piles: tuple[tuple[str, ...], ...] = ()
     squire: bool = False  # a Squire replaces one Guard in each starting deck
     anointed: bool = False  # both sides start with an Anointed instead of the King
     starting_deck: tuple[tuple[str, int], ...] = (("Peon", 6), ("Guard", 4))
@@ -110,6 +117,10 @@ class Setup:
         return {
             "piles": list(self.piles),
             "random_piles": self.random_piles,
+            "variant": self.variant,
+            "options": list(self.options),
+            "supply_count": self.supply_count,
+            "more_piles": [list(p) for p in self.more_piles],
             "squire": self.squire,
             "anointed": self.anointed,
             "starting_deck": [[n, c] for n, c in self.starting_deck],
@@ -124,6 +135,10 @@ class Setup:
         return cls(
             piles=tuple(data["piles"]),
             random_piles=int(data.get("random_piles", 0)),
+            variant=str(data.get("variant", "standard")),
+            options=tuple(data.get("options", ())),
+            supply_count=int(data.get("supply_count", 1)),
+            more_piles=tuple(tuple(p) for p in data.get("more_piles", ())),
             squire=bool(data.get("squire", False)),
             anointed=bool(data.get("anointed", False)),
             starting_deck=tuple(

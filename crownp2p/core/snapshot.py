@@ -27,7 +27,7 @@ def to_json(g: Game) -> dict[str, Any]:
     return {
         "version": STATE_VERSION,
         "setup": g.setup.to_json(),
-        "piles": list(g.piles),
+        "piles": [list(p) for p in g.pile_lists],
         "turn": g.turn,
         "active": g.active,
         "phase": g.phase,
@@ -47,9 +47,12 @@ def to_json(g: Game) -> dict[str, Any]:
         "players": [
             {zone: [g.cards[c] for c in getattr(p, zone)] for zone in ZONES} for p in g.players
         ],
-        "supply": [[name, count] for name, count in g.supply.items()],
+        "supplies": [[[name, count] for name, count in s.items()] for s in g.supplies],
         "trash": [g.cards[c] for c in g.trash],
         "ordered": sorted(g.ordered),
+        "last_orders": [list(x) for x in g.last_orders],
+        "order_moved": list(g.order_moved),
+        "recalled": list(g.recalled),
         "order_lock": list(g.order_lock),
         "glimpses": [
             [viewer, seat, names]
@@ -71,7 +74,11 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
     from .game import Frame, Game, Player
 
     g = Game(rules, Setup.from_json(data.get("setup", {"piles": []})), _empty=True)
-    g.piles = list(data.get("piles", g.setup.piles))
+    if "piles" in data:
+        piles = data["piles"]
+        if piles and all(isinstance(p, str) for p in piles):
+            piles = [piles]  # one Supply's piles
+        g.pile_lists = [list(p) for p in piles] or [[]]
     g.turn = int(data.get("turn", 1))
     g.active = int(data.get("active", 0))
     g.phase = data.get("phase", "order")
@@ -88,6 +95,7 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
                 raise PositionError(f"no unit on {status['square']} to give a status to")
             unit.uncapturable = bool(status.get("uncapturable", False))
             unit.frozen = int(status.get("frozen", 0))
+            unit.frozen_until = int(status.get("frozen_until", -1))
     else:
         g.position = Position(rules.units, rules.seating)
         next_uid = 1
@@ -115,12 +123,17 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
                 g.new_card(rules.cards.get(n).name) for n in zones.get(zone, [])
             )
         g.players.append(player)
-    if "supply" in data:
-        g.supply = {rules.cards.get(n).name: int(c) for n, c in data["supply"]}
+    supplies = data.get("supplies") or ([data["supply"]] if "supply" in data else None)
+    if supplies is not None:
+        g.supplies = [{rules.cards.get(n).name: int(c) for n, c in s} for s in supplies]
     else:
-        g.supply = {n: c for n, c in g.setup.core_piles} | {n: g.setup.pile_size for n in g.piles}
+        core = dict(g.setup.core_piles)
+        g.supplies = [core | {n: g.setup.pile_size for n in piles} for piles in g.pile_lists]
     g.trash = [g.new_card(rules.cards.get(n).name) for n in data.get("trash", [])]
     g.ordered = [int(u) for u in data.get("ordered", [])]
+    g.last_orders = [list(map(int, x)) for x in data.get("last_orders", [[] for _ in g.players])]
+    g.order_moved = [int(u) for u in data.get("order_moved", [])]
+    g.recalled = [str(n) for n in data.get("recalled", [])]
     g.order_lock = [int(x) for x in data.get("order_lock", [0] * len(g.players))]
     g.glimpses = {}
     for viewer, seat, names in data.get("glimpses", []):

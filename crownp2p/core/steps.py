@@ -272,7 +272,8 @@ class GainCard(Choice):
         limit = self._limit(f)
         if limit is None:
             return {}
-        return {("gain", n): n for n, left in g.supply.items() if left > 0 and g.cost(n) <= limit}
+        supply = g.supply_for(f.seat)
+        return {("gain", n): n for n, left in supply.items() if left > 0 and g.cost(n) <= limit}
 
     def possible(self, g: Game, f: Frame) -> bool:
         return False  # only ever follows a step that makes it possible
@@ -410,7 +411,7 @@ def _deploy_squares(
         anchors = [
             sq
             for sq, u in pos.units()
-            if g.rules.may_command(g, seat, u)
+            if g.rules.is_own(g, seat, u)
             and (u.kind.is_sovereign if where == "next_to_sovereign" else _class_ok(u, cls))
         ]
         out: list[int] = []
@@ -444,7 +445,7 @@ class Deploy(Choice):
 
     def choices(self, g: Game, f: Frame) -> Options:
         opts: Options = {}
-        for kind in g.distinct_barracks(f.seat):
+        for kind in g.distinct_barracks(f.seat, as_order=f.as_order):
             if self.cls is not None and not kind.has(self.cls):
                 continue
             for sq in _deploy_squares(g, f, self.where, kind, self.cls):
@@ -480,7 +481,7 @@ class Onslaught(Choice):
         for m in g.unit_orders(f.seat, as_order=True, units=squares):
             if m.kind == "march":
                 opts[move_decision(m)] = ("move", m)
-        for kind in g.distinct_barracks(f.seat):
+        for kind in g.distinct_barracks(f.seat, as_order=True):
             if kind.has(self.cls):
                 for sq in g.position.deploy_squares(f.seat, kind):
                     opts[("deploy", kind.name, square_name(sq))] = ("deploy", kind.name, sq)
@@ -515,6 +516,7 @@ def _relocate(g: Game, frm: int, to: int, as_order: bool) -> None:
     board[frm], board[to] = None, unit
     if as_order:
         g.mark_ordered(unit)
+        g.order_moved.append(unit.uid)
     g.note(
         f"{g.seat_name(unit.owner)}: {unit.kind.name} {square_name(frm)}"
         f" is moved to {square_name(to)}"
@@ -551,7 +553,7 @@ class MoveUnit(Choice):
             regals = [
                 sq
                 for sq, u in pos.units()
-                if g.rules.may_command(g, seat, u) and u.kind.has(UnitClass.REGAL)
+                if g.rules.is_own(g, seat, u) and u.kind.has(UnitClass.REGAL)
             ]
             for sq in mine:
                 if self.unit(g, sq).kind.is_sovereign:
@@ -810,8 +812,7 @@ class WishFor(Choice):
     text = "name a card to look for in your deck"
 
     def choices(self, g: Game, f: Frame) -> Options:
-        names = [*g.starter_names(), *g.supply]
-        return {("name", n): n for n in names}
+        return {("name", n): n for n in g.game_cards()}
 
     def possible(self, g: Game, f: Frame) -> bool:
         return False
@@ -865,9 +866,9 @@ class _SetupSupply(Step):
             f.vars["chosen"] = 1
             g.chance = {"kind": "supply"}
             return False
-        g.supply = {name: count for name, count in g.setup.core_piles}
-        for name in g.piles:
-            g.supply[name] = g.setup.pile_size
+        for i, piles in enumerate(g.pile_lists):
+            g.supplies[i] = {name: count for name, count in g.setup.core_piles}
+            g.supplies[i].update((name, g.setup.pile_size) for name in piles)
         return True
 
 
