@@ -31,7 +31,7 @@ def game(
     """A game at the start of ``active``'s ``phase`` with the given board and cards.
 
     ``hand``/``deck``/``discard`` belong to the active seat, ``opp_*`` to the other; decks are
-    listed top card first. ``piles`` are the variable Supply piles (default: the first game).
+    listed top card first. ``piles`` are the variable Supply piles (default: none, only the core piles).
     """
     mine = {"hand": list(hand), "deck": list(deck), "discard": list(discard)}
     theirs = {"hand": list(opp_hand), "deck": list(opp_deck), "discard": list(opp_discard)}

@@ -332,18 +332,29 @@ class Game:
         return out
 
     def _card_options(self, seat: int, kind: str, out: dict[Decision, Any]) -> None:
+        hand = self.players[seat].hand
         for name in self.hand_names(seat):
             card = self.card_type(name)
             for number in card.effect_numbers(kind):
-                effect = card.effects[number - 1]
                 if kind == TRAINING:
                     out[("train", name)] = ("train", name, number - 1)
                     continue
-                probe = Frame(name, number - 1, seat, kind)
-                if any(step.possible(self, probe) for step in effect.steps):
+                if self._could_do_something(seat, card, number - 1, kind, hand):
                     word = "treasure" if kind == TREASURE else "play"
                     key = (word, name) if word == "treasure" else ("play", name, str(number))
                     out[key] = ("play", name, number - 1)
+
+    def _could_do_something(
+        self, seat: int, card: CardType, index: int, kind: str, hand: list[int]
+    ) -> bool:
+        """Judged as if the card had left the hand, as it will when played."""
+        position = next(i for i, c in enumerate(hand) if self.cards[c] == card.name)
+        held = hand.pop(position)
+        try:
+            probe = Frame(card.name, index, seat, kind)
+            return any(step.possible(self, probe) for step in card.effects[index].steps)
+        finally:
+            hand.insert(position, held)
 
     def unit_orders(
         self, seat: int, *, as_order: bool = True, units: Iterable[int] | None = None

@@ -429,6 +429,8 @@ class Deploy(Choice):
 
     where: str = "normal"
     cls: UnitClass | None = None
+    needs_squares: int = 1  # Quartermaster: only with two empty squares to deploy to
+    again: bool = False  # the second of two deploys: never what makes a card playable
     kind = "deploy"
 
     @property
@@ -448,9 +450,15 @@ class Deploy(Choice):
         for kind in g.distinct_barracks(f.seat, as_order=f.as_order):
             if self.cls is not None and not kind.has(self.cls):
                 continue
-            for sq in _deploy_squares(g, f, self.where, kind, self.cls):
+            squares = _deploy_squares(g, f, self.where, kind, self.cls)
+            if len(squares) < self.needs_squares:
+                continue
+            for sq in squares:
                 opts[("deploy", kind.name, square_name(sq))] = (kind.name, sq)
         return opts
+
+    def possible(self, g: Game, f: Frame) -> bool:
+        return not self.again and super().possible(g, f)
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         g.deploy(f.seat, payload[0], payload[1], as_order=f.as_order)

@@ -261,7 +261,7 @@ VARIABLE = (
             ORDER,
             "Deploy two units from your Barracks onto two different empty squares of "
             "your first rank.",
-            (Deploy("first_rank"), Deploy("first_rank")),
+            (Deploy("first_rank", needs_squares=2), Deploy("first_rank", again=True)),
         ),
         Effect(
             TREASURE,
