@@ -57,6 +57,14 @@ def _setup_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--squire", action="store_true", help="a Squire replaces one Guard")
     p.add_argument("--anointed", action="store_true", help="both sides start with an Anointed")
+    p.add_argument("--variant", default="standard", help="a variant from `crownp2p plugins`")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a setup option from `crownp2p plugins` (repeatable)",
+    )
 
 
 @command("selfplay", "play whole games between bots in this process")
@@ -78,6 +86,12 @@ def _solo(p: argparse.ArgumentParser) -> None:
     _setup_arguments(p)
     p.add_argument("--seed", type=int, help="a number that fixes every shuffle")
     p.set_defaults(run=lambda a: _lazy("solo", "solo_command")(a))
+
+
+@command("plugins", "list the loaded variant packs and what they add")
+def _plugins(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.set_defaults(run=lambda a: _lazy("game_commands", "plugins_command")(a))
 
 
 @command("verify", "replay a game record and check every state hash")

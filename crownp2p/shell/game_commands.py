@@ -8,20 +8,37 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ..core.setup import Setup, parse_supply
-from ..core.standard import standard_rules
+from ..core.setup import Setup
+from ..packs import PackError
 from .cli import CommandError
+from .context import catalog
 
 
-def resolve_setup(text: str, *, squire: bool = False, anointed: bool = False) -> Setup:
-    rules = standard_rules()
+def resolve_setup(
+    text: str,
+    *,
+    squire: bool = False,
+    anointed: bool = False,
+    variant: str = "standard",
+    options: list[str] | None = None,
+) -> Setup:
+    """The setup the command-line words describe, with the installed packs' cards."""
     try:
-        setup = parse_supply(text, rules.variable_cards, rules.cards.names())
-    except ValueError as err:
+        return catalog().setup(
+            text, variant=variant, options=options or [], squire=squire, anointed=anointed
+        )
+    except PackError as err:
         raise CommandError(str(err)) from None
-    from dataclasses import replace
 
-    return replace(setup, squire=squire, anointed=anointed)
+
+def setup_from_args(args: argparse.Namespace) -> Setup:
+    return resolve_setup(
+        args.supply,
+        squire=args.squire,
+        anointed=args.anointed,
+        variant=getattr(args, "variant", "standard"),
+        options=getattr(args, "option", None),
+    )
 
 
 def card_json(card) -> dict:
@@ -35,7 +52,7 @@ def card_json(card) -> dict:
 
 
 def cards_command(args: argparse.Namespace) -> int:
-    rules = standard_rules()
+    rules = catalog().rules()
     cards = list(rules.cards)
     if args.name:
         try:
@@ -73,23 +90,32 @@ def selfplay_command(args: argparse.Namespace) -> int:
     from ..bots import BOT_NAMES
     from ..bots.selfplay import play_game
 
+    setup = setup_from_args(args)
+    rules = catalog().rules(setup.variant)
+    seats = len(rules.seating.sides)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if len(bots) != 2:
-        raise CommandError("--bots takes two bot names separated by a comma, like greedy,random")
+    if len(bots) != seats:
+        raise CommandError(
+            f"--bots takes {seats} bot names separated by commas, one per seat, like "
+            + ",".join(["greedy", "random"] * (seats // 2))
+        )
     for name in bots:
         if name not in BOT_NAMES:
             raise CommandError(f"there is no bot called {name!r}: choose {' or '.join(BOT_NAMES)}")
     if args.games < 1:
         raise CommandError("--games must be at least 1")
-    setup = resolve_setup(args.supply, squire=args.squire, anointed=args.anointed)
     record_dir = Path(args.record) if args.record else None
     if record_dir is not None:
         try:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CommandError(f"cannot make {record_dir}: {err.strerror}") from None
-    rules = standard_rules()
-    wins = [0, 0]
+    wins = [0] * (max(rules.seating.sides) + 1)
+
+    def side_label(side: int) -> str:
+        players = [bot for s, bot in enumerate(bots) if rules.seating.sides[s] == side]
+        return f"{rules.seating.colour(rules.seating.sides.index(side))} ({', '.join(players)})"
+
     for number in range(1, args.games + 1):
         seed = args.seed + number - 1
         result = play_game(
@@ -103,7 +129,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
             print(json.dumps(result.to_json(number)), flush=True)
         else:
             outcome = (
-                f"{bots[result.winner]} (seat {result.winner}) wins"
+                f"{side_label(result.winner)} wins"
                 if result.winner is not None
                 else ("drawn" if result.finished else "unfinished at the turn cap")
             )
@@ -113,10 +139,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
                 flush=True,
             )
     if not args.json:
-        print(
-            f"seat 0 {bots[0]}: {wins[0]} wins; seat 1 {bots[1]}: {wins[1]} wins; "
-            f"{args.games - sum(wins)} other"
-        )
+        tally = "; ".join(f"{side_label(side)}: {n} wins" for side, n in enumerate(wins))
+        print(f"{tally}; {args.games - sum(wins)} other")
     return 0
 
 
@@ -127,10 +151,38 @@ def verify_command(args: argparse.Namespace) -> int:
         record = Record.load(args.record)
     except RecordError as err:
         raise CommandError(str(err)) from None
-    verdict = verify(standard_rules(), record)
+    variant = (
+        record.setup.variant
+        if record.setup
+        else record.state.get("setup", {}).get("variant", "standard")
+        if record.state
+        else "standard"
+    )
+    try:
+        rules = catalog().rules(variant)
+    except PackError as err:
+        raise CommandError(f"this record needs {err}") from None
+    verdict = verify(rules, record)
     if verdict.ok:
         print("OK")
         return 0
     print(f"step {verdict.seq}: {verdict.reason}")
     sys.stdout.flush()
     return 1
+
+
+def plugins_command(args: argparse.Namespace) -> int:
+    loaded = catalog()
+    if args.json:
+        print(json.dumps([p.to_json() for p in loaded.packs]))
+        return 0
+    for pack in loaded.packs:
+        print(f"{pack.name} {pack.version}")
+        kinds: dict[str, list[str]] = {}
+        for item in pack.provides:
+            kind, _, name = item.partition(":")
+            kinds.setdefault(kind, []).append(name)
+        for kind, names in kinds.items():
+            label = {"supply": "Supplies"}.get(kind, kind.capitalize() + "s")
+            print(f"  {label}: {', '.join(names)}")
+    return 0
