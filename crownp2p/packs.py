@@ -115,15 +115,26 @@ class Catalog:
             except ValueError as err:
                 raise PackError(str(err)) from None
         setup = replace(setup, squire=squire, anointed=anointed, variant=variant)
-        setup = self.variants[variant].configure(setup)
+        setup = _guarded(f"the {variant} variant", self.variants[variant].configure, setup)
         for name in options:
             option = self.options.get(name.strip().lower())
             if option is None:
                 known = ", ".join(self.options) or "none are installed"
                 raise PackError(f"there is no setup option called {name!r} ({known})")
-            setup = option.apply(setup)
+            setup = _guarded(f"the {option.name} option", option.apply, setup)
             setup = replace(setup, options=(*setup.options, option.name))
         return setup
+
+
+def _guarded(what: str, change: Callable[[Setup], Setup], setup: Setup) -> Setup:
+    """Run a pack's setup code; whatever goes wrong in it becomes one sentence."""
+    try:
+        result = change(setup)
+    except Exception as err:
+        raise PackError(f"{what} cannot be set up: {_sentence(err)}") from None
+    if not isinstance(result, Setup):
+        raise PackError(f"{what} cannot be set up: it did not return a Setup")
+    return result
 
 
 def _plugin_manager() -> pluggy.PluginManager:

@@ -274,10 +274,10 @@ def test_tournament_three_has_nine_piles() -> None:
 
 
 def test_random_supply_is_a_chance_decision() -> None:
-    g = Game(RULES, Setup(piles=(), random_piles=10))
+    g = Game(RULES, Setup(piles=(), fill_piles=10))
     assert g.prompt().kind == "supply"
     g.apply(("seed", "22" * 32))
     assert len(g.piles) == 10 == len(set(g.piles))
-    again = Game(RULES, Setup(piles=(), random_piles=10))
+    again = Game(RULES, Setup(piles=(), fill_piles=10))
     again.apply(("seed", "22" * 32))
     assert again.piles == g.piles

@@ -18,7 +18,7 @@ from crownp2p.core.standard import standard_rules
 
 RULES = standard_rules()
 SUPPLIES = [Setup(piles=p) for p in NAMED_SUPPLIES.values()] + [
-    Setup(piles=(), random_piles=RANDOM_PILES),
+    Setup(piles=(), fill_piles=RANDOM_PILES),
     Setup(piles=tuple(RULES.variable_cards)),  # every variable card at once
     Setup(squire=True, anointed=True),
 ]

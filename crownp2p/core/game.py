@@ -374,7 +374,7 @@ class Game:
         return out
 
     def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
-        if own and not self.rules.may_command(self, seat, unit):
+        if own and not self.rules.may_command(self, seat, unit, as_order):
             return False
         if not as_order:
             return True
@@ -588,7 +588,7 @@ class Game:
         self.log.append(text)
 
     def seat_name(self, seat: int) -> str:
-        return self.rules.seating.colour(seat) if len(self.players) == 2 else f"seat {seat}"
+        return self.rules.seat_name(seat)
 
     def side_name(self, side: int) -> str:
         from .seats import COLOURS
@@ -607,12 +607,15 @@ class Game:
         chance, self.chance = self.chance, None
         assert chance is not None
         if chance["kind"] == "supply":
-            taken = {n for piles in self.pile_lists for n in piles}
+            taken = [n for piles in self.pile_lists for n in piles]
             pool = [c for c in self.rules.variable_cards if c not in taken]
-            each = min(self.setup.random_piles, len(pool) // len(self.pile_lists))
-            picks = choose_indices(len(pool), each * len(self.pile_lists), seed)
+            wanted = [max(0, self.setup.fill_piles - len(p)) for p in self.pile_lists]
+            picks = choose_indices(len(pool), min(sum(wanted), len(pool)), seed)
+            start = 0
             for i, piles in enumerate(self.pile_lists):
-                piles.extend(pool[j] for j in sorted(picks[i * each : (i + 1) * each]))
+                chosen = picks[start : start + wanted[i]]
+                start += wanted[i]
+                piles.extend(pool[j] for j in sorted(chosen))
                 self.note(f"Supply {i + 1}: {', '.join(piles)}")
         else:
             player = self.players[chance["seat"]]

@@ -41,6 +41,9 @@ class Rules:
     def next_seat(self, game: Game, seat: int) -> int:
         return (seat + 1) % len(self.seating.sides)
 
+    def seat_name(self, seat: int) -> str:
+        return self.seating.colour(seat)
+
     def opponents(self, seat: int) -> list[int]:
         return [s for s in self.seating.seats if self.seating.are_enemies(seat, s)]
 
@@ -58,8 +61,9 @@ class Rules:
         """Is ``unit`` one of ``seat``'s own (for "next to one of your units", and the like)?"""
         return self.seating.is_own(seat, unit.owner, unit.kind.is_sovereign)
 
-    def may_command(self, game: Game, seat: int, unit: Unit) -> bool:
-        """May ``seat`` order, move, swap, morph or choose ``unit`` as its own?"""
+    def may_command(self, game: Game, seat: int, unit: Unit, as_order: bool = True) -> bool:
+        """May ``seat`` order, move, swap, morph or choose ``unit`` as its own (``as_order``:
+        as an order, or by a card played for its Order)?"""
         return unit.owner == seat
 
     # ---------------------------------------------------------------- events

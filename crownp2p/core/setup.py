@@ -82,15 +82,15 @@ RANDOM_PILES = 10
 class Setup:
     """Everything agreed before the first shuffle.
 
-    ``piles`` are the variable Supply piles; with ``random_piles`` set, that many more are drawn
-    at random (a chance decision) from the variable cards not already chosen. A variant with
-    several Supplies (the team game: one per wing) sets ``supply_count``; ``more_piles`` lists
-    the variable piles of the second and later Supplies, and random piles are drawn for each,
-    every pile of the game different.
+    ``piles`` are the variable Supply piles; with ``fill_piles`` set, a Supply with fewer
+    variable piles is filled up to that many at random (a chance decision) from the variable
+    cards not already chosen. A variant with several Supplies (the team game: one per wing)
+    sets ``supply_count``; ``more_piles`` lists the variable piles of the second and later
+    Supplies. Every pile of the game is different.
     """
 
     piles: tuple[str, ...] = FIRST_GAME
-    random_piles: int = 0
+    fill_piles: int = 0
     variant: str = "standard"
     options: tuple[str, ...] = ()  # the names of the setup options applied (for people)
     supply_count: int = 1
@@ -116,7 +116,7 @@ class Setup:
     def to_json(self) -> dict[str, Any]:
         return {
             "piles": list(self.piles),
-            "random_piles": self.random_piles,
+            "fill_piles": self.fill_piles,
             "variant": self.variant,
             "options": list(self.options),
             "supply_count": self.supply_count,
@@ -134,7 +134,7 @@ class Setup:
     def from_json(cls, data: dict[str, Any]) -> Setup:
         return cls(
             piles=tuple(data["piles"]),
-            random_piles=int(data.get("random_piles", 0)),
+            fill_piles=int(data.get("fill_piles", 0)),
             variant=str(data.get("variant", "standard")),
             options=tuple(data.get("options", ())),
             supply_count=int(data.get("supply_count", 1)),
@@ -158,7 +158,7 @@ def parse_supply(text: str, variable_cards: list[str], all_cards: list[str]) -> 
     if key in NAMED_SUPPLIES:
         return Setup(piles=NAMED_SUPPLIES[key])
     if key == "random":
-        return Setup(piles=(), random_piles=RANDOM_PILES)
+        return Setup(piles=(), fill_piles=RANDOM_PILES)
     by_lower = {name.lower(): name for name in variable_cards}
     others = {name.lower(): name for name in all_cards}
     piles: list[str] = []

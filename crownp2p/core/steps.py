@@ -870,7 +870,8 @@ class Promote(Choice):
 
 class _SetupSupply(Step):
     def enter(self, g: Game, f: Frame) -> bool:
-        if g.setup.random_piles and not f.vars.get("chosen"):
+        short = any(len(p) < g.setup.fill_piles for p in g.pile_lists)
+        if short and not f.vars.get("chosen"):
             f.vars["chosen"] = 1
             g.chance = {"kind": "supply"}
             return False

@@ -137,6 +137,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as err:  # a bug: one sentence, never a traceback
+        name = type(err).__name__
+        print(
+            f"crownp2p {args.command}: internal error ({name}: {err}); please report it",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,136 @@
+"""The alternative starting cards: Conscript, Watchman and Advisor.
+
+The pack describes one effect of each. Like every starting card of the base game they also
+train a Pawn as their other effect, and they cost what the cards they replace cost (our calls,
+docs/all-kings-men.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from crownp2p.core.board import square_name
+from crownp2p.core.cards import ACTION, ORDER, TRAINING, CardType, Effect
+from crownp2p.core.decisions import Decision
+from crownp2p.core.game import Frame, Game
+from crownp2p.core.setup import Setup
+from crownp2p.core.steps import Choice, Options, Plus, Step
+
+
+@dataclass(frozen=True)
+class RecruitPawn(Step):
+    """Put a Pawn from the Stock into the Barracks. Not a Training effect: nothing is trashed."""
+
+    def enter(self, g: Game, f: Frame) -> bool:
+        g.position.barracks[f.seat].append(g.rules.units.get("Pawn"))
+        g.note(f"{g.seat_name(f.seat)}: a Pawn joins the Barracks")
+        return True
+
+
+@dataclass(frozen=True)
+class Recall(Choice):
+    """Put one of your units from the board into your Barracks. That is an order for the unit,
+    so no order may deploy it again this turn."""
+
+    kind = "recall"
+    text = "put one of your units into your Barracks"
+
+    def choices(self, g: Game, f: Frame) -> Options:
+        return {
+            ("recall", square_name(sq)): sq
+            for sq, unit in g.position.units()
+            if unit.owner == f.seat and g.can_order(f.seat, unit, f.as_order)
+        }
+
+    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+        unit = g.unit_at(payload)
+        g.position.board[payload] = None
+        g.position.barracks[f.seat].append(unit.kind)
+        if f.as_order:
+            g.mark_ordered(unit)
+            g.recalled.append(unit.kind.name)
+        g.note(
+            f"{g.seat_name(f.seat)}: {unit.kind.name} {square_name(payload)} goes back to the "
+            "Barracks"
+        )
+        return True
+
+
+@dataclass(frozen=True)
+class DeckToDiscard(Step):
+    """Move every card of your deck (not your hand) to your discard pile."""
+
+    def enter(self, g: Game, f: Frame) -> bool:
+        player = g.players[f.seat]
+        player.discard.extend(player.deck)
+        player.deck = []
+        g.note(f"{g.seat_name(f.seat)}: puts their deck in the discard pile")
+        return True
+
+
+def _trains_pawn() -> Effect:
+    return Effect(TRAINING, "Trash this card and put a Pawn in your Barracks.")
+
+
+CONSCRIPT = CardType(
+    "Conscript",
+    0,
+    (
+        _trains_pawn(),
+        Effect(
+            ACTION,
+            "Add 1 gold, and a Pawn joins your Barracks; this card is not trashed.",
+            (Plus(gold=1), RecruitPawn()),
+        ),
+    ),
+    trains="Pawn",
+    train_count=1,
+)
+
+WATCHMAN = CardType(
+    "Watchman",
+    1,
+    (
+        _trains_pawn(),
+        Effect(
+            ORDER,
+            "One more order this turn. Put one of your units from the board back in your "
+            "Barracks; that is its order for the turn.",
+            (Plus(orders=1), Recall()),
+        ),
+    ),
+    trains="Pawn",
+    train_count=1,
+)
+
+ADVISOR = CardType(
+    "Advisor",
+    1,
+    (
+        _trains_pawn(),
+        Effect(
+            ACTION,
+            "One more action this turn. Move every card of your deck to your discard pile.",
+            (Plus(actions=1), DeckToDiscard()),
+        ),
+    ),
+    trains="Pawn",
+    train_count=1,
+)
+
+ALTERNATIVE_STARTERS = (CONSCRIPT, WATCHMAN, ADVISOR)
+
+
+def replace_starter(old: str, new: str):
+    """A setup option: one ``old`` card of every starting deck becomes ``new``."""
+
+    def apply(setup: Setup) -> Setup:
+        deck = dict(setup.starting_deck)
+        if deck.get(old, 0) < 1:
+            raise ValueError(f"no {old} is left in the starting deck for the {new} to replace")
+        deck[old] -= 1
+        deck[new] = deck.get(new, 0) + 1
+        return replace(setup, starting_deck=tuple((n, c) for n, c in deck.items() if c))
+
+    return apply
