@@ -100,6 +100,13 @@ def _verify(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("game_commands", "verify_command")(a))
 
 
+@command("replay", "step through a saved game record, the board drawn at each step")
+def _replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", help="a record file (from `save FILE` or selfplay --record)")
+    p.add_argument("--seat", help="whose side of the board is at the bottom: blue or gold")
+    p.set_defaults(run=lambda a: _lazy("replay", "replay_command")(a))
+
+
 def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     import importlib
 

@@ -1,157 +1,357 @@
-"""The screen as text: board, legend, hands, Supply, Barracks and whose decision it is.
+"""The screen as styled text: board, legend, hands, Supply, Barracks and whose decision it is.
 
-Everything here renders a *view* (what one seat may see), never the full state. Owners read
-without colour: upper case is blue (seat 0), lower case gold (seat 1). Colour, when the terminal
-allows it and NO_COLOR is not set, only adds to that.
+Everything here renders what one seat may see (``Game.view``), never the hidden state, except
+in a replay, which shows every hand. The output is a list of ``(style, text)`` fragments, the
+form prompt_toolkit prints; :func:`plain` drops the styles for pipes and tests.
+
+Owners read without colour: upper case is blue (side 0), lower case gold (side 1). Colour, when
+the terminal allows it and ``NO_COLOR`` is not set, only adds to that. With ``unicode=False``
+every character is ASCII.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
+import textwrap
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import zip_longest
 from typing import Any
 
 from ..core.board import FILES, square
 from ..core.game import CHANCE, Game
 
-COLOURS = ("blue", "gold")
+Fragment = tuple[str, str]
+Fragments = list[Fragment]
+
+BOARD_WIDTH = 23  # " 8 · · · · · · · · 8"
+GAP = 3
+
+
+# ------------------------------------------------------------------ the terminal's abilities
 
 
 def use_colour(stream: Any = None) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
     stream = stream or sys.stdout
-    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
 def can_unicode(stream: Any = None) -> bool:
+    """Whether ``stream``'s encoding can show the few non-ASCII characters we use."""
     encoding = getattr(stream or sys.stdout, "encoding", None) or "ascii"
     try:
-        "·–×".encode(encoding)
+        "·–×—".encode(encoding)
     except (UnicodeEncodeError, LookupError):
         return False
     return True
 
 
-def counted(names: Iterable[str], times: str = "x") -> str:
+def plain(fragments: Iterable[Fragment]) -> str:
+    return "".join(text for _, text in fragments)
+
+
+def lines_of(fragments: Fragments) -> list[Fragments]:
+    """Split fragments into lines (without the newlines)."""
+    out: list[Fragments] = [[]]
+    for style, text in fragments:
+        parts = text.split("\n")
+        for i, part in enumerate(parts):
+            if i:
+                out.append([])
+            if part:
+                out[-1].append((style, part))
+    return out
+
+
+def _width(line: Fragments) -> int:
+    return sum(len(text) for _, text in line)
+
+
+# ------------------------------------------------------------------ small pieces
+
+
+def counted(names: Iterable[str], unicode: bool = True) -> str:
+    """``Guard ×2, Peon ×3`` (sorted), or ``-``."""
+    times = "×" if unicode else "x"
     counts = Counter(names)
     if not counts:
         return "-"
     return ", ".join(f"{n} {times}{c}" if c > 1 else n for n, c in sorted(counts.items()))
 
 
-def board_lines(game: Game, seat: int, unicode: bool = True) -> list[str]:
-    """The board from ``seat``'s side of the table, with file and rank labels."""
-    ranks = range(7, -1, -1) if game.rules.seating.forward(seat) > 0 else range(8)
-    files = list(range(8)) if game.rules.seating.forward(seat) > 0 else list(range(7, -1, -1))
+def side_of(game: Game, seat: int) -> int:
+    return game.rules.seating.sides[seat]
+
+
+def owner_case(game: Game, seat: int) -> str:
+    return "UPPER case" if side_of(game, seat) == 0 else "lower case"
+
+
+def wrap(text: str, width: int, indent: str = "  ") -> list[str]:
+    """Wrap ``text`` at ", " and " · " boundaries into lines of at most ``width``."""
+    words = re.split(r"(?<=, )|(?<= · )|(?<= \| )|(?<=\w  )", text)
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + len(word.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = indent
+        line += word
+    lines.append(line.rstrip())
+    return lines
+
+
+# ------------------------------------------------------------------ the board
+
+
+def board_lines(
+    game: Game, seat: int, unicode: bool = True, marks: Sequence[int] = ()
+) -> list[Fragments]:
+    """The board from ``seat``'s side of the table, with file and rank labels. ``marks`` are
+    squares to highlight (the last move), in colour only."""
+    forward = game.rules.seating.forward(seat) > 0
+    ranks = range(7, -1, -1) if forward else range(8)
+    files = list(range(8)) if forward else list(range(7, -1, -1))
     empty = "·" if unicode else "."
-    labels = "   " + " ".join(FILES[f] for f in files)
+    labels: Fragments = [("class:label", "   " + " ".join(FILES[f] for f in files) + "  ")]
     lines = [labels]
     for r in ranks:
-        cells = []
-        for f in files:
-            unit = game.position.board[square(f, r)]
+        line: Fragments = [("class:label", f"{r + 1:>2} ")]
+        for i, f in enumerate(files):
+            sq = square(f, r)
+            unit = game.position.board[sq]
+            mark = " class:last" if sq in marks else ""
             if unit is None:
-                cells.append(empty)
+                line.append(("class:empty" + mark, empty))
+            elif side_of(game, unit.owner) == 0:
+                line.append(("class:unit.blue" + mark, unit.kind.letter.upper()))
             else:
-                letter = unit.kind.letter
-                cells.append(
-                    letter if game.rules.seating.sides[unit.owner] == 0 else letter.lower()
-                )
-        lines.append(f"{r + 1:>2} {' '.join(cells)} {r + 1}")
+                line.append(("class:unit.gold" + mark, unit.kind.letter.lower()))
+            if i < 7:
+                line.append(("", " "))
+        line.append(("class:label", f" {r + 1:<2}"))
+        lines.append(line)
     lines.append(labels)
     return lines
 
 
-def legend(game: Game) -> str:
+def legend(game: Game, unicode: bool = True) -> str:
     kinds = sorted(
         {u.kind for _, u in game.position.units()} | {k for b in game.position.barracks for k in b},
         key=lambda k: k.letter,
     )
-    return "  ".join(f"{k.letter}={k.name}" for k in kinds)
+    units = "  ".join(f"{k.letter} {k.name}" for k in kinds)
+    sep = " · " if unicode else " | "
+    return f"{units}{sep}UPPER = blue, lower = gold"
 
 
-def player_lines(game: Game, seat: int, unicode: bool = True) -> list[str]:
-    view = game.view(seat)
-    times = "×" if unicode else "x"
-    lines = []
-    for other, p in enumerate(view["players"]):
-        name = game.seat_name(other)
-        case = "upper case" if game.rules.seating.sides[other] == 0 else "lower case"
-        you = " (you)" if other == seat else ""
-        barracks = counted(view["barracks"][other], times)
-        lines.append(
-            f"{name}{you} [{case}]: hand {p['hand_size']}, deck {p['deck']}, "
-            f"discard {len(p['discard'])}, Barracks {barracks}"
-        )
-    mine = view["players"][seat]
-    lines.append(f"your hand: {counted(mine['hand'], times)}")
-    if mine["in_play"]:
-        lines.append(f"in play: {counted(mine['in_play'], times)}")
-    for _viewer, other, names in view["glimpses"]:
-        lines.append(
-            f"{game.seat_name(other)}'s hand (seen with Astrology): {counted(names, times)}"
-        )
+# ------------------------------------------------------------------ players, Supply
+
+
+def player_block(game: Game, seat: int, viewer: int, unicode: bool, reveal: bool, who: str) -> list:
+    """Lines about one seat: counts, Barracks, and the hand when the viewer may see it."""
+    view = game.view(seat if reveal else viewer)
+    p = view["players"][seat]
+    dot = " · " if unicode else ", "
+    name = game.seat_name(seat)
+    lines: list[Fragment] = [
+        (f"class:player.{name}", f"{name}{dot}{owner_case(game, seat)}{dot}{who}"),
+        ("", f"  hand {p['hand_size']}{dot}deck {p['deck']}{dot}discard {len(p['discard'])}"),
+        ("", f"  Barracks: {counted(view['barracks'][seat], unicode)}"),
+    ]
+    if "hand" in p:
+        lines.append(("class:hand", f"  Hand: {counted(p['hand'], unicode)}"))
+    if p["in_play"]:
+        lines.append(("", f"  In play: {counted(p['in_play'], unicode)}"))
     return lines
 
 
-def supply_line(game: Game, unicode: bool = True) -> str:
+def supply_text(game: Game, unicode: bool = True) -> str:
     dot = " · " if unicode else " | "
     items = []
     for name, left in game.supply.items():
-        cost = game.cost(name)
-        items.append(f"{name} {cost}g ({left})" if left else f"{name} (empty)")
-    lines, line = [], "Supply: "
-    for i, item in enumerate(items):
-        piece = item if i == 0 else dot + item
-        if len(line) + len(piece) > 100 and line.strip():
-            lines.append(line.rstrip())
-            line, piece = "  ", item
-        line += piece
-    lines.append(line)
-    return "\n".join(lines)
+        items.append(f"{name} {game.cost(name)}g ({left})" if left else f"{name} (empty)")
+    return "Supply, cost (left): " + dot.join(items)
 
 
-def prompt_line(game: Game, seat: int) -> str:
+def extra_lines(game: Game, viewer: int, unicode: bool) -> list[str]:
+    view = game.view(viewer)
+    lines = []
+    for _viewer, other, names in view["glimpses"]:
+        lines.append(f"Seen in {game.seat_name(other)}'s hand: {counted(names, unicode)}")
+    if view["revealed"]:
+        lines.append(f"Revealed: {counted(view['revealed'], unicode)}")
+    return lines
+
+
+# ------------------------------------------------------------------ whose decision, and what
+
+
+def _choices(words: list[str]) -> str:
+    if len(words) <= 2:
+        return " or ".join(words)
+    return ", ".join(words[:-1]) + ", or " + words[-1]
+
+
+def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
+    """Who is to decide and what, for ``seat`` ("Order 1 of 2: march, attack, ...")."""
     if game.over:
-        if game.winner is None:
-            return "The game is over: a draw."
-        return f"The game is over: {COLOURS[game.winner]} wins."
+        return outcome_line(game, seat)
     prompt = game.prompt()
     if prompt.seat == CHANCE:
         return "Shuffling..."
     if prompt.seat != seat:
-        return f"Waiting for {game.seat_name(prompt.seat)}: {prompt.text}"
-    if prompt.kind == "order" and not game.stack:
-        return f"Order {game.orders} left: march, attack, deploy, play an Order card, or end orders"
-    if prompt.kind == "action" and not game.stack:
-        return f"Actions {game.actions} left: play an Action card, train a unit, or end actions"
-    if prompt.kind == "buy" and not game.stack:
-        treasure = "" if game.bought else "play treasures, "
-        return f"Buy phase, {game.gold} gold and {game.buys} buy(s): {treasure}buy, or end"
-    return prompt.text[:1].upper() + prompt.text[1:]
+        return f"Waiting for {game.seat_name(prompt.seat)}: {prompt.text}."
+    legal = game.legal()
+    verbs = {d[0] for d in legal}
+    if not game.stack and prompt.kind in ("order", "action", "buy"):
+        used = tally.used(game) if tally is not None else {"order": 0, "action": 0, "buy": 0}
+        if prompt.kind == "order":
+            words = []
+            if verbs & {"march", "swap"}:
+                words.append("march")
+            if "attack" in verbs:
+                words.append("attack")
+            if "deploy" in verbs:
+                words.append("deploy")
+            if "play" in verbs:
+                words.append("play an Order card")
+            words.append("end orders")
+            n = used["order"]
+            return f"Order {n + 1} of {n + game.orders}: {_choices(words)}"
+        if prompt.kind == "action":
+            words = []
+            if "play" in verbs:
+                words.append("play an Action card")
+            if "train" in verbs:
+                words.append("train a unit")
+            words.append("end actions")
+            n = used["action"]
+            return f"Action {n + 1} of {n + game.actions}: {_choices(words)}"
+        words = []
+        if "treasure" in verbs:
+            words.append("play treasures (`treasure all`)")
+        if "buy" in verbs:
+            words.append("buy a card")
+        words.append("end the turn")
+        n = used["buy"]
+        buys = f"Buy {n + 1} of {n + game.buys}" if game.buys else "No buys left"
+        return f"{buys}, {game.gold} gold: {_choices(words)}"
+    text = prompt.text[:1].upper() + prompt.text[1:]
+    if ("done",) in legal:
+        text += " (`done` to stop)"
+    return f"{text} (Tab lists the choices)"
 
 
-def screen(game: Game, seat: int, unicode: bool = True) -> str:
-    """The whole screen for ``seat``, as plain text."""
-    lines = board_lines(game, seat, unicode)
-    lines.append(legend(game))
-    lines.append("")
-    lines.extend(player_lines(game, seat, unicode))
-    lines.append(supply_line(game, unicode))
-    lines.append("")
-    lines.append(prompt_line(game, seat))
-    return "\n".join(lines)
+def outcome_line(game: Game, seat: int | None) -> str:
+    if game.winner is None:
+        return "The game is over: a draw."
+    winner = game.side_name(game.winner)
+    if seat is not None and side_of(game, seat) == game.winner:
+        return f"The game is over: you win ({winner})."
+    loser = [game.side_name(side_of(game, s)) for s in game.rules.seating.seats]
+    lost = next((n for n in loser if n != winner), "the other side")
+    return f"The game is over: {winner} wins; {lost} has no Sovereign left."
 
 
-def toolbar_text(game: Game, seat: int) -> str:
-    if game.over:
-        return " game over "
-    phase = game.phase if game.phase != "over" else "over"
-    turn_of = game.seat_name(game.active)
-    return (
-        f" turn {game.turn} · {turn_of} · {phase} · orders {game.orders} · "
-        f"actions {game.actions} · buys {game.buys} · gold {game.gold} "
-    )
+# ------------------------------------------------------------------ the whole screen
+
+
+def screen(
+    game: Game,
+    seat: int,
+    *,
+    unicode: bool = True,
+    width: int = 100,
+    who: dict[int, str] | None = None,
+    reveal: bool = False,
+    marks: Sequence[int] = (),
+    status: str | None = None,
+    tally: Any = None,
+) -> Fragments:
+    """The whole screen for ``seat`` (board at the bottom from that side), as fragments.
+
+    ``who`` names the player at each seat ("you", "greedy bot"); ``reveal`` shows every hand
+    (replays); ``status`` replaces the line saying who decides what."""
+    who = who or {}
+    board = board_lines(game, seat, unicode, marks)
+    seats = list(game.rules.seating.seats)
+    order = [s for s in seats if s != seat] + [seat]  # the viewer's own seat nearest the bottom
+    info: list[Fragment] = []
+    for i, s in enumerate(order):
+        if i:
+            info.append(("", ""))
+        info.extend(player_block(game, s, seat, unicode, reveal, who.get(s, "")))
+    side_by_side = width >= BOARD_WIDTH + GAP + 40
+    column = max(20, min(width - BOARD_WIDTH - GAP, 76)) if side_by_side else width
+    info_lines: list[Fragments] = []
+    for style, text in info:
+        for piece in wrap(text, column, "    "):
+            info_lines.append([(style, piece)])
+    lines: list[Fragments] = []
+    if side_by_side:
+        right: list[Fragments] = [[], *info_lines]  # beside the ranks, from the top rank down
+        for left, extra in zip_longest(board, right, fillvalue=[]):
+            if not extra:
+                lines.append(left)
+                continue
+            filler = " " * (BOARD_WIDTH - _width(left) + GAP)
+            lines.append([*left, ("", filler), *extra])
+    else:
+        lines.extend(board)
+        lines.append([])
+        lines.extend(info_lines)
+    lines.extend([("class:legend", p)] for p in wrap(legend(game, unicode), width))
+    lines.extend([("class:supply", p)] for p in wrap(supply_text(game, unicode), width))
+    lines.extend([("", text)] for text in extra_lines(game, seat, unicode))
+    lines.append([])
+    line = status if status is not None else prompt_line(game, seat, tally)
+    status_lines = textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
+    lines.extend([("class:status", p)] for p in status_lines)
+    out: Fragments = []
+    for i, line_frags in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line_frags)
+    return out
+
+
+# ------------------------------------------------------------------ what happened, in words
+
+_MOVE = re.compile(r"\b([a-h][1-8])-([a-h][1-8])\b")
+
+
+def news(lines: Sequence[str], seat: int | None, game: Game, unicode: bool = True) -> Fragments:
+    """Log lines as the player reads them: repeats folded (``×3``), turns as headings, our
+    own lines apart from the others'."""
+    out: Fragments = []
+    times = "×" if unicode else "x"
+    mine = game.seat_name(seat) + ":" if seat is not None else None
+    folded: list[list[Any]] = []
+    for text in lines:
+        if folded and folded[-1][0] == text:
+            folded[-1][1] += 1
+        else:
+            folded.append([text, 1])
+    for text, count in folded:
+        if unicode:
+            text = _MOVE.sub(r"\1–\2", text)
+        if count > 1:
+            text = f"{text} {times}{count}"
+        if text.startswith("turn "):
+            rule = "—" if unicode else "-"
+            style, text = "class:news.turn", f"{rule}{rule} {text} {rule}{rule}"
+        elif mine and text.startswith(mine):
+            style = "class:news.mine"
+        elif text.endswith(" wins") or text == "the game is drawn":
+            style = "class:news.outcome"
+        else:
+            style = "class:news.other"
+        if out:
+            out.append(("", "\n"))
+        out.append((style, text))
+    return out

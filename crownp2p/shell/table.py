@@ -1,42 +1,253 @@
-"""A game at the terminal, without the terminal: what a line of input does, and what to say.
+"""A seat at a game, without the terminal: what a typed line does, and what to show.
 
-``SoloTable`` owns the game, the bot, the local seed source and the record; ``handle(line)``
-returns the lines to print. The prompt_toolkit loop (solo.py) and the tests both drive it.
+:class:`Table` is one seat's place at a game: it turns the player's lines into decisions (the
+parser), answers the shell's commands, keeps the record and says what happened. Where the
+*other* decisions come from is the subclass's business:
+
+- :class:`SoloTable` plays chance (a local seed source) and the bot itself, right after each of
+  the player's decisions (:meth:`Table.advance`), and can take decisions back (``undo``).
+- A networked table sends the player's decisions to its peers (:meth:`Table.submit`) and hands
+  the peers' decisions in with :meth:`Table.receive`, which applies them and tells the terminal
+  (:meth:`Table.listen`), so the board and the news update while the player is typing.
+
+The terminal loop (terminal.py) and the tests drive a table only through ``handle``,
+``screen``, ``toolbar``, ``message``, ``completer`` and ``listen``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import Any
 
 from ..bots import make_bot
-from ..core.board import parse_square, square_name
-from ..core.decisions import Decision, IllegalDecision, decision_text
+from ..core.decisions import Decision, decision_text
 from ..core.game import CHANCE, Game
 from ..core.record import Record
 from ..core.rules import Rules
 from ..core.setup import Setup
 from ..core.shuffle import SeedSource
 from . import render
-from .parser import InputError, parse_input
+from .commands import SOLO_COMMANDS, TABLE_COMMANDS, Reply, ShellCommand
+from .parser import InputError, normal, parse_input, why_not
+
+__all__ = ["Reply", "SoloTable", "Table", "TurnTally"]
 
 
-@dataclass
-class Reply:
-    lines: list[str] = field(default_factory=list)
-    redraw: bool = False  # print the whole screen again
-    quit: bool = False
+class TurnTally:
+    """Orders, actions and buys used so far this turn, so the screen can say "Order 2 of 3".
+
+    The engine keeps only what is left; a phase decision taken outside any card (a march, a
+    deploy, an Order card played, a unit trained, a card bought) uses one."""
+
+    PHASES = ("order", "action", "buy")
+
+    def __init__(self) -> None:
+        self.turn = -1
+        self.counts = dict.fromkeys(self.PHASES, 0)
+
+    def before(self, game: Game, decision: Decision) -> None:
+        if game.turn != self.turn:
+            self.turn, self.counts = game.turn, dict.fromkeys(self.PHASES, 0)
+        if game.stack or game.chance is not None or decision == ("end",):
+            return
+        if game.phase in ("order", "action") or (game.phase == "buy" and decision[0] == "buy"):
+            self.counts[game.phase] += 1
+
+    def used(self, game: Game) -> dict[str, int]:
+        if game.turn != self.turn:
+            return dict.fromkeys(self.PHASES, 0)
+        return dict(self.counts)
 
 
-@dataclass(frozen=True)
-class ShellCommand:
-    name: str
-    usage: str
-    help: str
-    run: Callable[[SoloTable, list[str]], Reply]
+def marked_squares(decision: Decision) -> list[int]:
+    """The squares a decision touches, to highlight as the last move."""
+    from ..core.board import parse_square
+
+    out = []
+    for word in decision[1:]:
+        if len(word) == 2 and word[0] in "abcdefgh" and word[1] in "12345678":
+            out.append(parse_square(word))
+    return out
 
 
-class SoloTable:
+class Table:
+    """One seat's place at a game (see the module's docstring)."""
+
+    commands: dict[str, ShellCommand] = TABLE_COMMANDS
+
+    def __init__(
+        self,
+        rules: Rules,
+        game: Game,
+        record: Record,
+        *,
+        seat: int,
+        who: dict[int, str] | None = None,
+        unicode: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.game = game
+        self.record = record
+        self.seat = seat
+        self.who = who or {seat: "you"}
+        self.unicode = unicode
+        self.tally = TurnTally()
+        self.marks: list[int] = []
+        self.saved = False
+        self.shown = len(game.log)  # log lines already told
+        self._listeners: list[Callable[[Reply], None]] = []
+
+    # ---------------------------------------------------------------- the game moves on
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def legal(self) -> list[Decision]:
+        """The decisions this seat may take now ([] when another seat or chance decides)."""
+        if self.game.over or self.game.prompt().seat != self.seat:
+            return []
+        return self.game.legal()
+
+    def apply(self, decision: Decision) -> None:
+        """Apply any seat's decision to the game and the record (every decision passes here)."""
+        self.tally.before(self.game, decision)
+        self.record.apply(self.game, decision)
+        if decision[0] != "seed":
+            self.marks = marked_squares(decision)
+
+    def submit(self, decision: Decision) -> None:
+        """The player's own decision. A networked table also sends it to the peers."""
+        self.apply(decision)
+
+    def advance(self) -> None:
+        """After the player's decision: whatever this table decides itself (chance, bots)."""
+
+    def receive(self, decision: Decision) -> Reply:
+        """A decision from outside (a peer), applied and told to the listeners."""
+        self.apply(decision)
+        self.advance()
+        reply = self.news_reply()
+        self.notify(reply)
+        return reply
+
+    def listen(self, callback: Callable[[Reply], None]) -> None:
+        """``callback(reply)`` is called when something happens that no typed line caused."""
+        self._listeners.append(callback)
+
+    def notify(self, reply: Reply) -> None:
+        for callback in self._listeners:
+            callback(reply)
+
+    def news(self) -> list[str]:
+        lines = self.game.log[self.shown :]
+        self.shown = len(self.game.log)
+        return lines
+
+    def news_reply(self, lines: list[str] | None = None) -> Reply:
+        told = self.news()
+        reply = Reply(list(lines or []), redraw=True)
+        if told:
+            reply.news = render.news(told, self.seat, self.game, self.unicode)
+        if self.game.over:
+            reply.lines.append(render.outcome_line(self.game, self.seat))
+            reply.lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
+        return reply
+
+    def opening(self) -> Reply:
+        """What to say before the first prompt: who is who, and what happened already."""
+        name = self.game.seat_name(self.seat)
+        others = [w for s, w in self.who.items() if s != self.seat]
+        against = f" against the {' and the '.join(others)}" if others else ""
+        greeting = (
+            f"You play {name} ({render.owner_case(self.game, self.seat)}){against}. "
+            "`help` explains the moves; Tab lists what you can do now."
+        )
+        reply = self.news_reply()
+        reply.news = [
+            ("class:status", greeting),
+            *([("", "\n"), *reply.news] if reply.news else []),
+        ]
+        return reply
+
+    # ---------------------------------------------------------------- what to show
+
+    def screen(self, width: int = 100) -> render.Fragments:
+        return render.screen(
+            self.game,
+            self.seat,
+            unicode=self.unicode,
+            width=width,
+            who=self.who,
+            marks=self.marks,
+            tally=self.tally,
+        )
+
+    def status(self) -> str:
+        return render.prompt_line(self.game, self.seat, self.tally)
+
+    def toolbar(self) -> render.Fragments:
+        from .toolbar import table_toolbar
+
+        return table_toolbar(self)
+
+    def message(self) -> str:
+        """The prompt's text: whose seat, and where in the turn."""
+        return f"{self.game.seat_name(self.seat)}> "
+
+    def completer(self) -> Any:
+        from .completer import DecisionCompleter
+
+        return DecisionCompleter(self.legal, self.command_words(), self.rules, lambda: self.game)
+
+    def command_words(self) -> list[str]:
+        return list(self.commands)
+
+    def leave_question(self) -> str | None:
+        """What to ask before leaving, or None to leave without asking."""
+        if self.game.over:
+            return None
+        unsaved = "" if self.saved else " (it is not saved: `save FILE` keeps it)"
+        return f"Leave the game{unsaved}? [y/N] "
+
+    # ---------------------------------------------------------------- input
+
+    def handle(self, line: str) -> Reply:
+        words = line.strip().split()
+        if not words:
+            return Reply()
+        command = self.commands.get(words[0].lower())
+        if command is not None and not self._is_decision(line):
+            return command.run(self, words[1:])
+        try:
+            decisions = parse_input(line, self.legal())
+        except InputError:
+            return Reply([why_not(line, self.game, self.seat, self.command_words())])
+        return self.play_line(line, decisions)
+
+    def play_line(self, line: str, decisions: list[Decision]) -> Reply:
+        """Carry out what one line stood for: one decision, or each Treasure in turn."""
+        if normal(line) == "treasure all":  # one by one while any is left: each may change
+            while treasures := [d for d in self.legal() if d[0] == "treasure"]:  # the next
+                self.submit(treasures[0])
+        else:
+            self.submit(decisions[0])
+        self.advance()
+        return self.news_reply()
+
+    def _is_decision(self, line: str) -> bool:
+        try:
+            parse_input(line, self.legal())
+        except InputError:
+            return False
+        return True
+
+
+class SoloTable(Table):
+    """A game against a bot: this table plays chance and the bot after each of ours."""
+
+    commands = SOLO_COMMANDS
+
     def __init__(
         self,
         rules: Rules,
@@ -47,216 +258,75 @@ class SoloTable:
         seed: int | None = None,
         unicode: bool = True,
     ) -> None:
-        self.rules = rules
-        self.seat = seat
+        game = Game(rules, setup)
+        names = {s: ("you" if s == seat else f"{bot} bot") for s in rules.seating.seats}
+        record = Record.begin(
+            game, bots=[names[s] for s in rules.seating.seats], seed=seed, seat=seat
+        )
+        super().__init__(rules, game, record, seat=seat, who=names, unicode=unicode)
         self.bot_name = bot
-        self.unicode = unicode
-        self.seed = seed
-        self.seeds = SeedSource(seed)
         self.bot = make_bot(bot, seed if seed is not None else 0)
-        self.game = Game(rules, setup)
-        self.record = Record.begin(self.game, bots=[bot if s != seat else "you" for s in (0, 1)])
-        self.shown = 0  # log lines already shown
+        self.seed = seed
+        self._seed_source = SeedSource(seed)
+        self._seeds: list[str] = []  # every seed handed out, so an undo replays the same ones
+        self._bot_states: dict[int, Any] = {}  # step index -> the bot's random state then
+        self._line_starts: list[int] = []  # where each of the player's lines began
         self.advance()
-        self.shown = len(self.game.log)  # the deal is not news
+        self.shown = _first_turn(self.game.log)  # the deal is not news; the bot's turn 1 is
 
-    # ---------------------------------------------------------------- the game moves on
-
-    def apply(self, decision: Decision) -> None:
-        self.record.apply(self.game, decision)
+    def _next_seed(self) -> str:
+        used = sum(1 for s in self.record.steps if s.seat == CHANCE)
+        if used >= len(self._seeds):
+            self._seeds.append(self._seed_source.next_seed())
+        return self._seeds[used]
 
     def advance(self) -> None:
-        """Play chance and the bot until it is our decision or the game is over."""
+        """Play chance and the bot until it is the player's decision or the game is over."""
         game = self.game
         while not game.over:
             seat = game.prompt().seat
             if seat == CHANCE:
-                self.apply(("seed", self.seeds.next_seed()))
+                self.apply(("seed", self._next_seed()))
             elif seat != self.seat:
+                rng = getattr(self.bot, "rng", None)
+                if rng is not None:
+                    self._bot_states.setdefault(len(self.record.steps), rng.getstate())
                 self.apply(self.bot.choose(game))
             else:
                 return
 
-    def news(self) -> list[str]:
-        lines = self.game.log[self.shown :]
-        self.shown = len(self.game.log)
-        return lines
-
-    def screen(self) -> str:
-        return render.screen(self.game, self.seat, self.unicode)
-
-    def toolbar(self) -> str:
-        return render.toolbar_text(self.game, self.seat)
-
-    def legal(self) -> list[Decision]:
-        if self.game.over or self.game.prompt().seat != self.seat:
-            return []
-        return self.game.legal()
-
-    # ---------------------------------------------------------------- input
-
-    def handle(self, line: str) -> Reply:
-        words = line.strip().split()
-        if not words:
-            return Reply([render.prompt_line(self.game, self.seat)])
-        command = COMMANDS.get(words[0].lower())
-        if command is not None and not self._is_decision(line):
-            return command.run(self, words[1:])
-        if self.game.over:
-            return Reply(["The game is over. Type `quit` to leave, or `log` to read it."])
-        try:
-            decisions = parse_input(line, self.legal())
-        except InputError as err:
-            return Reply([self._explain(line) or str(err)])
-        if " ".join(line.lower().split()) == "treasure all":  # one by one while any is left
-            while self.game.prompt().seat == self.seat and (
-                treasures := [d for d in self.legal() if d[0] == "treasure"]
-            ):
-                self.apply(treasures[0])
-        else:
-            try:
-                self.apply(decisions[0])
-            except IllegalDecision as err:
-                return Reply([str(err)])
-        self.advance()
-        return Reply(self.news(), redraw=True)
-
-    def _explain(self, line: str) -> str | None:
-        """A more helpful sentence for a few common mistakes."""
-        words = line.split(maxsplit=1)
-        game = self.game
-        verb = words[0].lower() if words else ""
-        if verb in ("treasure", "buy") and game.phase in ("order", "action") and not game.stack:
-            return f"Treasures and buys come in the buy phase; `end` ends the {game.phase} phase."
-        if verb == "train" and game.phase == "order" and not game.stack:
-            return "Training is an action: `end` ends the order phase first."
-        if len(words) == 2 and words[0].lower() == "buy" and game.phase == "buy":
-            name = words[1].strip()
-            if name in game.rules.cards:
-                card = game.rules.cards.get(name)
-                if card.name not in game.supply:
-                    return f"{card.name} is not in this game's Supply."
-                if game.supply[card.name] == 0:
-                    return f"The {card.name} pile is empty."
-                if game.buys == 0:
-                    return "You have no buys left."
-                if game.cost(card.name) > game.gold:
-                    return (
-                        f"{card.name} costs {game.cost(card.name)} and you have {game.gold} "
-                        "gold (play treasures first: `treasure all`)."
-                    )
-        return None
-
-    def _is_decision(self, line: str) -> bool:
-        try:
-            parse_input(line, self.legal())
-        except InputError:
-            return False
-        return True
+    def play_line(self, line: str, decisions: list[Decision]) -> Reply:
+        self._line_starts.append(len(self.record.steps))
+        return super().play_line(line, decisions)
 
     def undo(self) -> Reply:
-        """Take back our last decision (and what the bot did after it)."""
-        steps = self.record.steps
-        mine = [i for i, s in enumerate(steps) if s.seat == self.seat]
-        if not mine:
+        """Take back the player's last line and everything after it (the bot's reply)."""
+        if not self._line_starts:
             return Reply(["There is nothing of yours to undo."])
-        keep = steps[: mine[-1]]
+        keep = self._line_starts.pop()
+        steps = self.record.steps
+        taken = [decision_text(s.decision) for s in steps[keep:] if s.seat == self.seat]
         game = self.record.new_game(self.rules)
-        for step in keep:
+        self.game, self.tally, self.marks = game, TurnTally(), []
+        kept = steps[:keep]
+        for step in kept:  # the steps keep their hashes: no need to record them again
+            self.tally.before(game, step.decision)
             game.apply(step.decision)
-        self.game = game
-        self.record.steps = keep
+            if step.seat != CHANCE:
+                self.marks = marked_squares(step.decision)
+        self.record.steps = kept
+        later = [i for i in self._bot_states if i >= keep]
+        if later and getattr(self.bot, "rng", None) is not None:
+            self.bot.rng.setstate(self._bot_states[min(later)])
+        for i in later:
+            del self._bot_states[i]
         self.shown = len(game.log)
-        return Reply([f"Took back `{decision_text(steps[mine[-1]].decision)}`."], redraw=True)
+        what = ", ".join(f"`{t}`" for t in taken) or "your last line"
+        return Reply([f"Took back {what}."], redraw=True)
 
 
-# -------------------------------------------------------------------- the shell's commands
-
-
-def _help(table: SoloTable, args: list[str]) -> Reply:
-    if args:
-        from .game_commands import describe_card
-
-        name = " ".join(args)
-        if name in table.rules.cards:
-            return Reply(describe_card(table.rules.cards.get(name)).splitlines())
-        if name in table.rules.units:
-            kind = table.rules.units.get(name)
-            classes = ", ".join(c.value for c in kind.classes)
-            return Reply([f"{kind.name} ({kind.letter}): {classes}. Try `moves SQUARE` on one."])
-        return Reply([f"There is no card or unit called {name!r}."])
-    lines = [
-        "Type a decision, or a short form of one:",
-        "  e2e4 (march or attack), deploy Knight b1, play Stables, train Peon,",
-        "  treasure Clergy, treasure all, buy Tower, end (ends the phase), done",
-        "Tab completes from what is possible now. Commands:",
-    ]
-    lines += [f"  {c.usage:<14} {c.help}" for name, c in COMMANDS.items() if name == c.name]
-    return Reply(lines)
-
-
-def _moves(table: SoloTable, args: list[str]) -> Reply:
-    if len(args) != 1:
-        return Reply(["Usage: moves SQUARE, like `moves e2`."])
-    try:
-        sq = parse_square(args[0])
-    except ValueError as err:
-        return Reply([str(err)])
-    unit = table.game.position.board[sq]
-    if unit is None:
-        return Reply([f"There is no unit on {square_name(sq)}."])
-    moves = table.game.position.unit_moves(sq)
-    march = sorted({square_name(m.to) for m in moves if m.kind != "attack"})
-    attack = sorted({square_name(c) for m in moves for c in m.captures})
-    owner = table.game.seat_name(unit.owner)
-    return Reply(
-        [
-            f"{owner} {unit.kind.name} on {square_name(sq)}",
-            f"  march: {' '.join(march) or '(none)'}",
-            f"  attack: {' '.join(attack) or '(none)'}",
-        ]
-    )
-
-
-def _log(table: SoloTable, args: list[str]) -> Reply:
-    count = 20
-    if args and args[0].isdigit():
-        count = int(args[0])
-    return Reply(table.game.log[-count:] or ["Nothing has happened yet."])
-
-
-def _board(table: SoloTable, args: list[str]) -> Reply:
-    return Reply(redraw=True)
-
-
-def _undo(table: SoloTable, args: list[str]) -> Reply:
-    return table.undo()
-
-
-def _quit(table: SoloTable, args: list[str]) -> Reply:
-    return Reply(["Goodbye."], quit=True)
-
-
-def _save(table: SoloTable, args: list[str]) -> Reply:
-    if len(args) != 1:
-        return Reply(["Usage: save FILE"])
-    try:
-        table.record.save(args[0])
-    except OSError as err:
-        return Reply([f"Cannot save to {args[0]}: {err.strerror}."])
-    return Reply([f"Saved the record to {args[0]}; `crownp2p replay {args[0]}` plays it back."])
-
-
-COMMANDS: dict[str, ShellCommand] = {
-    c.name: c
-    for c in (
-        ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help),
-        ShellCommand("moves", "moves SQUARE", "what the unit on SQUARE can do", _moves),
-        ShellCommand("log", "log [N]", "the last N things that happened", _log),
-        ShellCommand("board", "board", "show the screen again", _board),
-        ShellCommand("undo", "undo", "take back your last decision", _undo),
-        ShellCommand("save", "save FILE", "save the game record", _save),
-        ShellCommand("quit", "quit", "leave the game", _quit),
-    )
-}
-COMMANDS["exit"] = COMMANDS["quit"]
+def _first_turn(log: list[str]) -> int:
+    for i, line in enumerate(log):
+        if line.startswith("turn "):
+            return i
+    return len(log)

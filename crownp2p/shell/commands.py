@@ -1,0 +1,163 @@
+"""The shell's own commands (``help``, ``moves``, ``log``, ``undo`` ...), as a registry.
+
+Each table has its own set: every table gets :data:`TABLE_COMMANDS`; a solo table adds
+``undo``; a networked table adds ``chat``. A command takes the table and its words and returns
+a :class:`Reply`, the lines to print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..core.board import parse_square, square_name
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+@dataclass
+class Reply:
+    """What one line of input did: lines to print, whether the board changed, whether to
+    leave."""
+
+    lines: list[str] = field(default_factory=list)
+    redraw: bool = False
+    quit: bool = False
+    news: Any = None  # styled lines of what happened in the game (render.news), if any
+
+
+@dataclass(frozen=True)
+class ShellCommand:
+    name: str
+    usage: str
+    help: str
+    run: Callable[[Any, list[str]], Reply]
+    aliases: tuple[str, ...] = ()
+
+
+def registry(*commands: ShellCommand) -> dict[str, ShellCommand]:
+    """Commands by name and by alias."""
+    out: dict[str, ShellCommand] = {}
+    for c in commands:
+        for name in (c.name, *c.aliases):
+            out[name] = c
+    return out
+
+
+def distinct_commands(commands: dict[str, ShellCommand]) -> list[ShellCommand]:
+    return [c for name, c in commands.items() if name == c.name]
+
+
+# -------------------------------------------------------------------- help
+
+KEYS_HELP = [
+    "Keys: Tab completes, Up/Down recall earlier lines, Ctrl-L redraws, Ctrl-D or Ctrl-C leaves.",
+]
+
+
+def _help(table: Table, args: list[str]) -> Reply:
+    if args:
+        return Reply(describe(table, " ".join(args)))
+    lines = [
+        "Type a decision, or a short form of one:",
+        "  e2e4 or e2-e4 (march or attack from e2 to e4), deploy Knight b1, play Stables,",
+        "  train Peon, treasure Peon, treasure all, buy Tower, end (ends the phase), done",
+        "Words of a card's step (discard Peon, promote Queen ...) are typed as Tab shows them.",
+        "Commands:",
+    ]
+    lines += [f"  {c.usage:<14} {c.help}" for c in distinct_commands(table.commands)]
+    return Reply(lines + KEYS_HELP)
+
+
+def describe(table: Table, name: str) -> list[str]:
+    """A card's text, or a unit type's letter and classes."""
+    from .game_commands import describe_card
+
+    rules = table.rules
+    try:
+        return describe_card(rules.cards.get(name)).splitlines()
+    except (KeyError, ValueError):
+        pass
+    try:
+        kind = rules.units.get(name)
+    except (KeyError, ValueError):
+        return [f"There is no card or unit called {name!r}."]
+    classes = ", ".join(c.value for c in kind.classes)
+    return [f"{kind.name} ({kind.letter}): {classes}. `moves SQUARE` shows where one can go."]
+
+
+# -------------------------------------------------------------------- the board
+
+
+def _moves(table: Table, args: list[str]) -> Reply:
+    if len(args) != 1:
+        return Reply(["Usage: moves SQUARE, like `moves e2`."])
+    try:
+        sq = parse_square(args[0].lower())
+    except ValueError as err:
+        return Reply([f"{err}."[:1].upper() + f"{err}."[1:]])
+    game = table.game
+    unit = game.position.board[sq]
+    name = square_name(sq)
+    if unit is None:
+        return Reply([f"There is no unit on {name}."])
+    moves = game.position.unit_moves(sq)
+    march = sorted({square_name(m.to) for m in moves if m.kind != "attack"})
+    attack = sorted({square_name(c) for m in moves for c in m.captures})
+    owner = game.seat_name(unit.owner)
+    lines = [
+        f"{owner} {unit.kind.name} on {name}: " + ", ".join(c.value for c in unit.kind.classes),
+        f"  by its rules it marches to: {' '.join(march) or '(nowhere)'}",
+        f"  and attacks: {' '.join(attack) or '(nothing)'}",
+    ]
+    now = [d for d in table.legal() if len(d) == 3 and d[1] == name and d[2][:1] in "abcdefgh"]
+    if now:
+        lines.append("  possible now: " + ", ".join(f"{d[0]} {d[1]}{d[2]}" for d in now))
+    return Reply(lines)
+
+
+def _log(table: Table, args: list[str]) -> Reply:
+    count = 20
+    if args:
+        if not args[0].isdigit():
+            return Reply(["Usage: log [N], like `log 40`."])
+        count = int(args[0])
+    lines = table.game.log[-count:] if count else []
+    return Reply(lines or ["Nothing has happened yet."])
+
+
+def _board(table: Table, args: list[str]) -> Reply:
+    return Reply(redraw=True)
+
+
+def _save(table: Table, args: list[str]) -> Reply:
+    if len(args) != 1:
+        return Reply(["Usage: save FILE, like `save game.jsonl`."])
+    try:
+        table.record.save(args[0])
+    except OSError as err:
+        return Reply([f"Cannot save to {args[0]}: {err.strerror}."])
+    table.saved = True
+    return Reply([f"Saved the record to {args[0]}; `crownp2p replay {args[0]}` plays it back."])
+
+
+def _quit(table: Table, args: list[str]) -> Reply:
+    return Reply(["Goodbye."], quit=True)
+
+
+def _undo(table: Any, args: list[str]) -> Reply:
+    return table.undo()
+
+
+HELP = ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",))
+MOVES = ShellCommand("moves", "moves SQUARE", "where the unit on SQUARE can go", _moves)
+LOG = ShellCommand("log", "log [N]", "the last N things that happened (20)", _log)
+BOARD = ShellCommand("board", "board", "show the board again", _board)
+SAVE = ShellCommand("save", "save FILE", "save the game's record", _save)
+QUIT = ShellCommand("quit", "quit", "leave the game", _quit, ("exit",))
+UNDO = ShellCommand("undo", "undo", "take back your last line (and the bot's reply)", _undo)
+
+TABLE_COMMANDS = registry(HELP, MOVES, LOG, BOARD, SAVE, QUIT)
+SOLO_COMMANDS = registry(HELP, MOVES, LOG, BOARD, UNDO, SAVE, QUIT)

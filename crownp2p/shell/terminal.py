@@ -1,0 +1,231 @@
+"""The loops that put a table (or a replay) on the terminal.
+
+:func:`run_terminal` is the prompt_toolkit loop: the whole screen (board, hands, Supply, who
+decides what) is the prompt's message, drawn again at every keystroke, resize and change, so it
+is always current and always at the bottom; what happened scrolls above it. On Enter the screen
+is erased, the line echoed, and the reply printed. :func:`run_lines` is the same over plain
+lines, for pipes and scripts.
+
+Anything a table shows goes through the small interface both loops share (``handle``,
+``screen``, ``status``, ``toolbar``, ``message``, ``completer``, ``opening``,
+``leave_question``, ``listen``). Ctrl-C and Ctrl-D ask before leaving; an unexpected error
+ends the program with one sentence (and the game's record saved for a bug report), never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+from .commands import Reply
+from .render import Fragments, plain
+
+LEAVING = "Leaving the game."
+INTERNAL_ERROR = 70  # EX_SOFTWARE
+
+
+# -------------------------------------------------------------------- guarding
+
+
+def internal_error(err: BaseException, shell: Any, out: TextIO) -> int:
+    """Say in one sentence that something broke; keep the record for the bug report."""
+    where = ""
+    record = getattr(shell, "record", None)
+    if record is not None and getattr(shell, "saves_crash_record", True):
+        try:
+            fd, path = tempfile.mkstemp(prefix="crownp2p-crash-", suffix=".jsonl")
+            with open(fd, "w", encoding="utf-8") as f:
+                record.write(f)
+            where = f" The game's record is in {path}; please report it with that file."
+        except OSError:
+            pass
+    name = type(err).__name__
+    print(f"crownp2p: something went wrong inside the program ({name}: {err}).{where}", file=out)
+    out.flush()
+    return INTERNAL_ERROR
+
+
+@contextlib.contextmanager
+def deferred_interrupt() -> Iterator[list[int]]:
+    """Between prompts a Ctrl-C (SIGINT) is noted instead of raised in the middle of a move;
+    the loop asks about leaving afterwards. (At the prompt, Ctrl-C is a key.)"""
+    pressed: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+    old = signal.signal(signal.SIGINT, lambda *_: pressed.append(1))
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+# -------------------------------------------------------------------- plain lines
+
+
+def run_lines(shell: Any, src: TextIO, out: TextIO) -> int:
+    """The shell over plain lines: for pipes, scripts and tests."""
+    try:
+        return _lines(shell, src, out)
+    except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
+        return internal_error(err, shell, out)
+
+
+def _lines(shell: Any, src: TextIO, out: TextIO) -> int:
+    width = shutil.get_terminal_size((100, 24)).columns
+    echo = not getattr(src, "isatty", lambda: False)()
+    _print_reply(shell.opening(), out)
+    print(plain(shell.screen(width)), file=out)
+    while True:
+        print(shell.message(), end="", file=out, flush=True)
+        line = src.readline()
+        if not line:
+            print(f"\n{LEAVING}", file=out)
+            return 0
+        if echo:
+            print(line.rstrip("\n"), file=out)
+        reply = shell.handle(line)
+        _print_reply(reply, out)
+        if reply.redraw and not reply.quit:
+            print(file=out)
+            print(plain(shell.screen(width)), file=out)
+        elif not reply.quit and not reply.lines and not line.strip():
+            print(shell.status(), file=out)
+        out.flush()
+        if reply.quit:
+            return 0
+
+
+def _print_reply(reply: Reply, out: TextIO) -> None:
+    if reply.news:
+        print(plain(reply.news), file=out)
+    for line in reply.lines:
+        print(line, file=out)
+
+
+# -------------------------------------------------------------------- the terminal
+
+
+def run_terminal(
+    shell: Any,
+    *,
+    input: Any = None,  # noqa: A002 - prompt_toolkit's own word
+    output: Any = None,
+    before_prompt: Callable[[Any], None] | None = None,
+) -> int:
+    """The shell in a prompt_toolkit session. ``input``/``output`` (a pipe input and a
+    DummyOutput in tests) replace the terminal; ``before_prompt(shell)`` runs before each
+    prompt (tests script the player with it)."""
+    from prompt_toolkit.application import create_app_session
+
+    session = (
+        create_app_session(input=input, output=output)
+        if input is not None or output is not None
+        else contextlib.nullcontext()
+    )
+    with session, deferred_interrupt() as pressed:
+        try:
+            return asyncio.run(_terminal(shell, pressed, before_prompt))
+        except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
+            return internal_error(err, shell, sys.stdout)
+
+
+class Screen:
+    """Prints above the prompt, in the style of the shell."""
+
+    def __init__(self) -> None:
+        from .style import prompt_style
+
+        self.style = prompt_style()
+
+    def print(self, fragments: Fragments) -> None:
+        from prompt_toolkit import print_formatted_text
+        from prompt_toolkit.formatted_text import FormattedText
+
+        print_formatted_text(FormattedText(fragments), style=self.style)
+
+    def reply(self, reply: Reply) -> None:
+        if reply.news:
+            self.print(reply.news)
+        for line in reply.lines:
+            self.print([("", line)])
+
+    def from_outside(self, reply: Reply) -> None:
+        """A reply that arrived while the prompt is up (a peer's move): print it above the
+        prompt and draw the prompt again."""
+        from prompt_toolkit.application import get_app_or_none, run_in_terminal
+
+        app = get_app_or_none()
+        if app is None or not app.is_running:
+            self.reply(reply)
+            return
+        run_in_terminal(lambda: self.reply(reply))
+        app.invalidate()
+
+
+async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.application.current import get_app
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.history import InMemoryHistory
+
+    screen = Screen()
+    shell.listen(screen.from_outside)
+
+    def message() -> FormattedText:
+        width = get_app().output.get_size().columns
+        return FormattedText([*shell.screen(width), ("", "\n"), ("class:prompt", shell.message())])
+
+    session: PromptSession[str] = PromptSession(
+        message,
+        history=InMemoryHistory(),
+        completer=shell.completer(),
+        complete_while_typing=False,
+        bottom_toolbar=shell.toolbar,
+        style=screen.style,
+        key_bindings=getattr(shell, "key_bindings", lambda: None)(),
+        erase_when_done=True,
+        reserve_space_for_menu=6,
+    )
+    screen.reply(shell.opening())
+    while True:
+        if before_prompt is not None:
+            before_prompt(shell)
+        try:
+            line = await session.prompt_async()
+        except (KeyboardInterrupt, EOFError):
+            if await _leave(shell, screen):
+                return 0
+            continue
+        screen.print([("class:prompt", shell.message()), ("class:echo", line)])
+        reply = shell.handle(line)
+        screen.reply(reply)
+        if reply.quit:
+            return 0
+        if pressed:
+            pressed.clear()
+            if await _leave(shell, screen):
+                return 0
+
+
+async def _leave(shell: Any, screen: Screen) -> bool:
+    from prompt_toolkit import PromptSession
+
+    question = shell.leave_question()
+    if question is not None:
+        try:
+            answer = await PromptSession(style=screen.style).prompt_async(question)
+        except (KeyboardInterrupt, EOFError):
+            answer = "y"  # pressed again: they mean it
+        if answer.strip().lower() not in ("y", "yes"):
+            return False
+    screen.print([("", LEAVING)])
+    return True
