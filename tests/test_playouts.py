@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from crownp2p.bots import make_bot
+from crownp2p.core.decisions import decision_text, parse_decision
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.record import Record, verify
 from crownp2p.core.setup import NAMED_SUPPLIES, RANDOM_PILES, Setup
@@ -67,6 +68,7 @@ def playout(seed: int) -> None:
         legal = game.legal()
         assert legal, f"seed {seed}: a prompt with no answer: {prompt}"
         assert len(set(legal)) == len(legal)
+        assert all(parse_decision(decision_text(d)) == d for d in legal)
         step += 1
         if rng.random() < 0.03:  # every listed decision applies
             for decision in legal:
