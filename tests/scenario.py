@@ -12,6 +12,30 @@ RULES = standard_rules()
 SEED = "00" * 32
 
 
+def board_field(units: str) -> str:
+    """The board field of the notation for units listed as ``"Qd4 pf6"`` (written here from
+    the notation's definition, not by the engine)."""
+    grid = {token[1:]: token[0] for token in units.split()}
+    rows = []
+    for rank in "87654321":
+        row, empties = "", 0
+        for file in "abcdefgh":
+            letter = grid.get(file + rank)
+            if letter is None:
+                empties += 1
+                continue
+            if empties:
+                row, empties = row + str(empties), 0
+            row += letter
+        rows.append(row + (str(empties) if empties else ""))
+    return "/".join(rows)
+
+
+def fen(units: str, blue: str = "-", gold: str = "-", to_move: int = 0) -> str:
+    """A full position: the listed units, the seat to move and both Barracks."""
+    return f"{board_field(units)} {to_move} {blue} {gold}"
+
+
 def game(
     fen: str,
     *,
@@ -31,7 +55,8 @@ def game(
     """A game at the start of ``active``'s ``phase`` with the given board and cards.
 
     ``hand``/``deck``/``discard`` belong to the active seat, ``opp_*`` to the other; decks are
-    listed top card first. ``piles`` are the variable Supply piles (default: none, only the core piles).
+    listed top card first. ``piles`` are the variable Supply piles (default: none, so only the
+    core piles).
     """
     mine = {"hand": list(hand), "deck": list(deck), "discard": list(discard)}
     theirs = {"hand": list(opp_hand), "deck": list(opp_deck), "discard": list(opp_discard)}

@@ -13,7 +13,7 @@ e1 and Knight on b1, and a gold (seat 1, lower case) King on e8.
 from __future__ import annotations
 
 import pytest
-from scenario import SEED, at, hand, legal_texts, zone
+from scenario import SEED, at, fen, hand, legal_texts, zone
 from scenario import game as _game
 from scenario import play as _play
 
@@ -27,24 +27,6 @@ ALL_SQUARES = [f + r for r in "12345678" for f in FILES]
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def fen(units: str, blue: str = "-", gold: str = "-", to_move: int = 0) -> str:
-    """The position text for the listed units (built here from the notation's definition)."""
-    grid = {token[1:]: token[0] for token in units.split()}
-    rows = []
-    for rank in "87654321":
-        row, empties = "", 0
-        for file in FILES:
-            letter = grid.get(file + rank)
-            if letter is None:
-                empties += 1
-                continue
-            if empties:
-                row, empties = row + str(empties), 0
-            row += letter
-        rows.append(row + (str(empties) if empties else ""))
-    return f"{'/'.join(rows)} {to_move} {blue} {gold}"
 
 
 def options(g) -> set[str]:
@@ -63,8 +45,11 @@ def unit(g, square: str):
 
 def moves_from(g, square: str) -> set[str]:
     """The phase's march/attack/swap decisions that start on ``square``."""
-    return {t for t in legal_texts(g) if t.split()[0] in ("march", "attack", "swap")
-            and t.split()[1] == square}
+    return {
+        t
+        for t in legal_texts(g)
+        if t.split()[0] in ("march", "attack", "swap") and t.split()[1] == square
+    }
 
 
 def trash(g) -> list[str]:
@@ -95,9 +80,20 @@ def squares_except(*excluded: str) -> list[str]:
 
 # The first-game Supply (the default of scenario.game): costs from the card table.
 FIRST_GAME_COSTS = {
-    "Champion": 2, "Clergy": 3, "Tower": 6, "Consort": 9,
-    "Armor": 7, "Bureaucracy": 8, "Evangelism": 6, "Heir": 8, "Legend": 4, "Patronage": 5,
-    "Quartermaster": 5, "Refiner": 4, "Stables": 3, "Versatility": 2,
+    "Champion": 2,
+    "Clergy": 3,
+    "Tower": 6,
+    "Consort": 9,
+    "Armor": 7,
+    "Bureaucracy": 8,
+    "Evangelism": 6,
+    "Heir": 8,
+    "Legend": 4,
+    "Patronage": 5,
+    "Quartermaster": 5,
+    "Refiner": 4,
+    "Stables": 3,
+    "Versatility": 2,
 }
 
 
@@ -109,18 +105,42 @@ def affordable(limit: int) -> set[str]:
 
 # The card table: each training card, the unit it trains and how many ("x2").
 TRAINING = [
-    ("Peon", "Pawn", 1), ("Guard", "Pawn", 1), ("Squire", "Pawn", 1),
-    ("Champion", "Knight", 1), ("Clergy", "Bishop", 1), ("Tower", "Rook", 1),
-    ("Consort", "Queen", 1), ("Academy", "Spy", 1), ("Armor", "Warlord", 1),
-    ("Astrology", "Oracle", 1), ("Aviary", "Gryphon", 1), ("Bureaucracy", "Chancellor", 1),
-    ("Destiny", "Anointed", 1), ("Evangelism", "Acolyte", 2), ("Fog", "Phantom", 1),
-    ("Heir", "King", 1), ("Legend", "Hero", 1), ("Mourning", "Banshee", 1),
-    ("Onslaught", "Charger", 1), ("Patronage", "Dragoon", 1), ("Sacrifice", "Immortal", 1),
-    ("Scribes", "Monk", 1), ("Subterfuge", "Sniper", 1), ("Temple", "Sphinx", 1),
-    ("Versatility", "Striker", 2), ("Vigilance", "Nightrider", 1),
+    ("Peon", "Pawn", 1),
+    ("Guard", "Pawn", 1),
+    ("Squire", "Pawn", 1),
+    ("Champion", "Knight", 1),
+    ("Clergy", "Bishop", 1),
+    ("Tower", "Rook", 1),
+    ("Consort", "Queen", 1),
+    ("Academy", "Spy", 1),
+    ("Armor", "Warlord", 1),
+    ("Astrology", "Oracle", 1),
+    ("Aviary", "Gryphon", 1),
+    ("Bureaucracy", "Chancellor", 1),
+    ("Destiny", "Anointed", 1),
+    ("Evangelism", "Acolyte", 2),
+    ("Fog", "Phantom", 1),
+    ("Heir", "King", 1),
+    ("Legend", "Hero", 1),
+    ("Mourning", "Banshee", 1),
+    ("Onslaught", "Charger", 1),
+    ("Patronage", "Dragoon", 1),
+    ("Sacrifice", "Immortal", 1),
+    ("Scribes", "Monk", 1),
+    ("Subterfuge", "Sniper", 1),
+    ("Temple", "Sphinx", 1),
+    ("Versatility", "Striker", 2),
+    ("Vigilance", "Nightrider", 1),
 ]
-NOT_TRAINING = ["Executive Action", "False Orders", "Quartermaster", "Refiner", "Sanctuary",
-                "Stables", "Wish"]
+NOT_TRAINING = [
+    "Executive Action",
+    "False Orders",
+    "Quartermaster",
+    "Refiner",
+    "Sanctuary",
+    "Stables",
+    "Wish",
+]
 
 
 def test_the_table_covers_all_33_cards() -> None:
@@ -328,9 +348,22 @@ def test_aviary_moves_a_regal_unit_to_an_unthreatened_square() -> None:
     g = game(fen("Qd4 Ke1 rd8 kh8"), hand=["Aviary"], counters={"orders": 2})
     play(g, "play Aviary 2")
     # Judged with the Queen already moved: once d4 is empty the Rook sees the whole d-file.
-    threatened = {"d1", "d2", "d3", "d5", "d6", "d7",  # gold Rook down the d-file
-                  "a8", "b8", "c8", "e8", "f8", "g8",  # gold Rook along rank 8
-                  "g7", "h7"}  # gold King h8
+    threatened = {
+        "d1",
+        "d2",
+        "d3",
+        "d5",
+        "d6",
+        "d7",  # gold Rook down the d-file
+        "a8",
+        "b8",
+        "c8",
+        "e8",
+        "f8",
+        "g8",  # gold Rook along rank 8
+        "g7",
+        "h7",
+    }  # gold King h8
     targets = set(squares_except("d4", "e1", "d8", "h8")) - threatened
     assert len(targets) == 46
     assert options(g) == {f"move d4 {s}" for s in targets}  # the King is not Regal
@@ -354,8 +387,12 @@ def test_bureaucracy_gives_an_order_and_moves_a_foot_unit() -> None:
 
 
 def test_destiny_draws_and_morphs_a_board_unit() -> None:
-    g = game(fen("Ke1 Nb1 ke8", blue="P"), hand=["Destiny", "Tower", "Executive Action"],
-             deck=["Clergy"], phase="action")
+    g = game(
+        fen("Ke1 Nb1 ke8", blue="P"),
+        hand=["Destiny", "Tower", "Executive Action"],
+        deck=["Clergy"],
+        phase="action",
+    )
     play(g, "play Destiny 2")
     assert hand(g, 0) == ["Clergy", "Executive Action", "Tower"]
     assert g.actions == 1
@@ -372,8 +409,7 @@ def test_destiny_draws_and_morphs_a_board_unit() -> None:
 
 
 def test_destiny_can_morph_a_barracks_unit() -> None:
-    g = game(fen("Ke1 ke8", blue="P"), hand=["Destiny", "Clergy"], deck=["Peon"],
-             phase="action")
+    g = game(fen("Ke1 ke8", blue="P"), hand=["Destiny", "Clergy"], deck=["Peon"], phase="action")
     play(g, "play Destiny 2", "trash Clergy", "morph barracks Pawn")
     assert barracks(g, 0) == ["Bishop"]
     assert at(g, "e1") == "King0"
@@ -384,8 +420,9 @@ def test_evangelism_deploys_a_pious_unit_next_to_a_pious_unit() -> None:
     # Blue Bishop d4 is the anchor; the gold Bishop h5 is not ours; the Rook is not Pious.
     g = game(fen("Bd4 Ke1 bh5 ke8", blue="BR"), hand=["Evangelism"], phase="action")
     play(g, "play Evangelism 2")
-    assert options(g) == {f"deploy Bishop {s}"
-                          for s in ("c3", "d3", "e3", "c4", "e4", "c5", "d5", "e5")}
+    assert options(g) == {
+        f"deploy Bishop {s}" for s in ("c3", "d3", "e3", "c4", "e4", "c5", "d5", "e5")
+    }
     play(g, "deploy Bishop e5")
     assert at(g, "e5") == "Bishop0"
     assert barracks(g, 0) == ["Rook"]
@@ -423,8 +460,15 @@ def test_false_orders_offers_enemy_non_sovereigns_moving_as_their_owner() -> Non
     # Gold Pawn e7 moves down the board, two squares from gold's second rank. No gold King,
     # no blue unit.
     assert options(g) == {
-        "march c6 a5", "march c6 a7", "march c6 b8", "march c6 d8", "march c6 e5",
-        "march c6 d4", "attack c6 b4", "march e7 e6", "march e7 e5",
+        "march c6 a5",
+        "march c6 a7",
+        "march c6 b8",
+        "march c6 d8",
+        "march c6 e5",
+        "march c6 d4",
+        "attack c6 b4",
+        "march e7 e6",
+        "march e7 e5",
     }
 
 
@@ -448,8 +492,10 @@ def test_false_orders_capture_and_the_owner_cannot_order_it_next_turn() -> None:
     assert unit(g, "b4").frozen == 0
 
 
-@pytest.mark.parametrize(("choice", "deck_after", "trashed"),
-                         [("trash", ["Peon"], ["Tower"]), ("keep", ["Tower", "Peon"], [])])
+@pytest.mark.parametrize(
+    ("choice", "deck_after", "trashed"),
+    [("trash", ["Peon"], ["Tower"]), ("keep", ["Tower", "Peon"], [])],
+)
 def test_false_orders_reveals_the_opponents_top_card(choice, deck_after, trashed) -> None:
     g = game(fen("Ke1 ke8"), hand=["False Orders"], phase="action", opp_deck=["Tower", "Peon"])
     assert "play 'False Orders' 2" in legal_texts(g)
@@ -535,8 +581,16 @@ def test_onslaught_marches_or_deploys_up_to_four_foot_units() -> None:
     play(g, "play Onslaught 2")
     deploys = [f + "1" for f in "abcdfg"] + [f + "2" for f in "cdefh"]
     assert options(g) == (
-        {"march a2 a3", "march a2 a4", "march b2 b3", "march b2 b4", "march c3 c4",
-         "march g2 g3", "march g2 g4", "done"}
+        {
+            "march a2 a3",
+            "march a2 a4",
+            "march b2 b3",
+            "march b2 b4",
+            "march c3 c4",
+            "march g2 g3",
+            "march g2 g4",
+            "done",
+        }
         | {f"deploy Pawn {s}" for s in deploys}
     )  # no attack c3 d4, nothing for the Rook
     play(g, "march a2 a4", "march b2 b3", "deploy Pawn d2")
@@ -615,8 +669,12 @@ def test_quartermaster_discount_never_goes_below_zero() -> None:
 
 
 def test_refiner_morphs_a_barracks_unit() -> None:
-    g = game(fen("Ke1 Nb1 ke8", blue="NP"), hand=["Refiner", "Tower", "Executive Action"],
-             deck=["Peon"], phase="action")
+    g = game(
+        fen("Ke1 Nb1 ke8", blue="NP"),
+        hand=["Refiner", "Tower", "Executive Action"],
+        deck=["Peon"],
+        phase="action",
+    )
     play(g, "play Refiner 1")
     assert hand(g, 0) == ["Executive Action", "Peon", "Tower"]
     assert g.actions == 1
@@ -692,8 +750,9 @@ def test_sanctuary_order_draws_two_then_discards_two() -> None:
 
 @pytest.mark.parametrize("put_back", [True, False])
 def test_scribes_draws_three_gives_a_buy_and_may_topdeck(put_back) -> None:
-    g = game(fen("Ke1 ke8"), hand=["Scribes"], deck=["Peon", "Tower", "Clergy", "Guard"],
-             phase="action")
+    g = game(
+        fen("Ke1 ke8"), hand=["Scribes"], deck=["Peon", "Tower", "Clergy", "Guard"], phase="action"
+    )
     play(g, "play Scribes 2")
     assert hand(g, 0) == ["Clergy", "Peon", "Tower"]
     assert g.buys == 2
@@ -714,8 +773,7 @@ def test_stables_marches_a_mounted_unit_twice_without_attacking() -> None:
     assert options(g) == {"march b1 a3", "march b1 d2"}  # not attack b1 c3; no Rook
     play(g, "march b1 d2")
     # From d2: b1 b3 c4 f3 f1; e4 holds a gold Pawn and may not be attacked.
-    assert options(g) == {"march d2 b1", "march d2 b3", "march d2 c4", "march d2 f3",
-                          "march d2 f1"}
+    assert options(g) == {"march d2 b1", "march d2 b3", "march d2 c4", "march d2 f3", "march d2 f1"}
     play(g, "march d2 f3")
     assert at(g, "f3") == "Knight0"
     assert at(g, "b1") is None and at(g, "d2") is None
@@ -730,8 +788,9 @@ def test_stables_needs_a_mounted_unit_that_has_not_had_its_order() -> None:
 
 
 def test_stables_action_draws_two_action_buy_then_topdecks() -> None:
-    g = game(fen("Ke1 ke8"), hand=["Stables", "Peon"], deck=["Tower", "Clergy", "Guard"],
-             phase="action")
+    g = game(
+        fen("Ke1 ke8"), hand=["Stables", "Peon"], deck=["Tower", "Clergy", "Guard"], phase="action"
+    )
     play(g, "play Stables 2")
     assert hand(g, 0) == ["Clergy", "Peon", "Tower"]
     assert (g.actions, g.buys) == (1, 2)
@@ -776,8 +835,11 @@ def test_temple_gives_an_order_and_marches_a_pious_unit() -> None:
 
 
 def test_versatility_discards_up_to_four_and_draws_as_many() -> None:
-    g = game(fen("Ke1 ke8"), hand=["Versatility", "Peon", "Guard", "Tower"],
-             deck=["Clergy", "Champion", "Legend"])
+    g = game(
+        fen("Ke1 ke8"),
+        hand=["Versatility", "Peon", "Guard", "Tower"],
+        deck=["Clergy", "Champion", "Legend"],
+    )
     play(g, "play Versatility 2")
     assert g.orders == 1
     assert options(g) == {"discard Peon", "discard Guard", "discard Tower", "done"}
@@ -797,8 +859,7 @@ def test_versatility_stops_after_four() -> None:
 
 
 def test_vigilance_draws_one_action_buy_two_gold_then_topdecks() -> None:
-    g = game(fen("Ke1 ke8"), hand=["Vigilance", "Peon"], deck=["Tower", "Clergy"],
-             phase="action")
+    g = game(fen("Ke1 ke8"), hand=["Vigilance", "Peon"], deck=["Tower", "Clergy"], phase="action")
     play(g, "play Vigilance 2")
     assert hand(g, 0) == ["Peon", "Tower"]
     assert (g.actions, g.buys, g.gold) == (1, 2, 2)
@@ -829,8 +890,7 @@ def test_wish_for_a_card_not_in_the_deck_discards_the_whole_deck() -> None:
 
 def test_wish_protects_chosen_sovereigns_and_locks_order_cards_next_turn() -> None:
     # Gold Rook e5 could capture the King on e1; gold Bishop f5 the Anointed on h3.
-    g = game(fen("Ke1 Ah3 re5 bf5 ke8"), hand=["Wish"],
-             deck=["Astrology"] + ["Peon"] * 4)
+    g = game(fen("Ke1 Ah3 re5 bf5 ke8"), hand=["Wish"], deck=["Astrology"] + ["Peon"] * 4)
     play(g, "play Wish 2")
     assert g.orders == 1
     assert options(g) == {"protect e1", "protect h3", "done"}
@@ -876,8 +936,7 @@ def test_wish_lock_lasts_one_turn_only() -> None:
 
 
 def test_after_buying_no_more_treasures() -> None:
-    g = game(fen("Ke1 ke8"), hand=["Clergy", "Clergy", "Peon"], phase="buy",
-             counters={"buys": 2})
+    g = game(fen("Ke1 ke8"), hand=["Clergy", "Clergy", "Peon"], phase="buy", counters={"buys": 2})
     play(g, "treasure Clergy", "treasure Clergy")
     assert g.gold == 4
     play(g, "buy Champion")
@@ -902,23 +961,37 @@ def test_order_effects_in_the_order_phase_action_effects_in_the_action_phase() -
 
 
 def test_an_empty_pile_cannot_be_bought() -> None:
-    g = game(fen("Ke1 ke8"), hand=["Tower", "Tower", "Tower"], phase="buy",
-             supply=[["Tower", 0], ["Champion", 1], ["Clergy", 8], ["Consort", 4]])
+    g = game(
+        fen("Ke1 ke8"),
+        hand=["Tower", "Tower", "Tower"],
+        phase="buy",
+        supply=[["Tower", 0], ["Champion", 1], ["Clergy", 8], ["Consort", 4]],
+    )
     play(g, "treasure Tower", "treasure Tower", "treasure Tower")
     assert g.gold == 9
     assert {t for t in legal_texts(g) if t.startswith("buy")} == {
-        "buy Champion", "buy Clergy", "buy Consort"}
+        "buy Champion",
+        "buy Clergy",
+        "buy Consort",
+    }
 
 
 def test_buying_costs_gold_and_a_buy_and_is_limited_by_both() -> None:
     # The rulebook's example: 6 gold and 2 buys: Legend (4) and Champion (2), not two Towers.
-    g = game(fen("Ke1 ke8"), hand=["Tower", "Tower"], deck=["Peon"] * 5, phase="buy",
-             counters={"buys": 2})
+    g = game(
+        fen("Ke1 ke8"),
+        hand=["Tower", "Tower"],
+        deck=["Peon"] * 5,
+        phase="buy",
+        counters={"buys": 2},
+    )
     play(g, "treasure Tower", "treasure Tower")
     play(g, "buy Legend")
     assert (g.gold, g.buys) == (2, 1)
     assert {t for t in legal_texts(g) if t.startswith("buy")} == {
-        "buy Champion", "buy Versatility"}  # cost 2; the first-game Supply
+        "buy Champion",
+        "buy Versatility",
+    }  # cost 2; the first-game Supply
     play(g, "buy Champion")
     # No buy left: housekeeping has run. Bought cards, then the played Towers, were discarded.
     assert g.active == 1

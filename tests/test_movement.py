@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scenario import board_field
 
 from crownp2p.core.board import parse_square, square_name
 from crownp2p.core.position import Position, Unit
@@ -61,24 +62,6 @@ NAME_OF = {letter: name for name, letter in LETTERS.items()}
 def parse_units(units: str) -> list[tuple[str, str]]:
     """``"Qd4 pf6"`` -> ``[("Q", "d4"), ("p", "f6")]``."""
     return [(token[0], token[1:]) for token in units.split()]
-
-
-def board_field(units: str) -> str:
-    """The board field of the notation for the listed units (written here, not by the engine)."""
-    grid = {sq: letter for letter, sq in parse_units(units)}
-    rows = []
-    for rank in "87654321":
-        row, empties = "", 0
-        for file in "abcdefgh":
-            letter = grid.get(file + rank)
-            if letter is None:
-                empties += 1
-                continue
-            if empties:
-                row, empties = row + str(empties), 0
-            row += letter
-        rows.append(row + (str(empties) if empties else ""))
-    return "/".join(rows)
 
 
 def build(units: str, uncapturable: tuple[str, ...] = ()) -> Position:

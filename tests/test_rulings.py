@@ -8,7 +8,7 @@ first-edition rulebook, never taken from the engine's output. Positions are writ
 
 from __future__ import annotations
 
-from scenario import RULES, SEED, at, hand, legal_texts, zone
+from scenario import RULES, SEED, at, fen, hand, legal_texts, zone
 from scenario import game as _game
 from scenario import play as _play
 
@@ -26,23 +26,6 @@ FILES = "abcdefgh"
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def fen(units: str, blue: str = "-", gold: str = "-", to_move: int = 0) -> str:
-    grid = {token[1:]: token[0] for token in units.split()}
-    rows = []
-    for rank in "87654321":
-        row, empties = "", 0
-        for file in FILES:
-            letter = grid.get(file + rank)
-            if letter is None:
-                empties += 1
-                continue
-            if empties:
-                row, empties = row + str(empties), 0
-            row += letter
-        rows.append(row + (str(empties) if empties else ""))
-    return f"{'/'.join(rows)} {to_move} {blue} {gold}"
 
 
 def game(position: str, **kw) -> Game:
@@ -75,13 +58,19 @@ def barracks(g: Game, seat: int) -> list[str]:
 
 
 def moves_from(g: Game, square: str) -> set[str]:
-    return {t for t in legal_texts(g) if t.split()[0] in ("march", "attack", "swap")
-            and t.split()[1] == square}
+    return {
+        t
+        for t in legal_texts(g)
+        if t.split()[0] in ("march", "attack", "swap") and t.split()[1] == square
+    }
 
 
 def sovereigns(g: Game, seat: int) -> list[str]:
-    return [f"{u.kind.name}{u.owner}" for _, u in g.position.units()
-            if u.owner == seat and u.kind.is_sovereign]
+    return [
+        f"{u.kind.name}{u.owner}"
+        for _, u in g.position.units()
+        if u.owner == seat and u.kind.is_sovereign
+    ]
 
 
 # Promotion: "any unit type trainable by the Supply cards chosen at setup" (the starting cards
@@ -97,7 +86,14 @@ FIRST_GAME_UNITS = CORE_UNITS | {
     "Striker",  # Versatility
 }  # Quartermaster, Refiner and Stables train nothing
 TOURNAMENT_1_UNITS = CORE_UNITS | {
-    "Immortal", "Spy", "Nightrider", "Charger", "Sniper", "Phantom", "Sphinx", "Banshee",
+    "Immortal",
+    "Spy",
+    "Nightrider",
+    "Charger",
+    "Sniper",
+    "Phantom",
+    "Sphinx",
+    "Banshee",
     "Gryphon",
 }  # Sanctuary trains nothing; no Heir, so no King
 PAWN_PROMOTES_TO = FIRST_GAME_UNITS | {"Pawn"}  # "Pawn": stay as it is
@@ -174,8 +170,7 @@ def test_stables_only_marches_and_cannot_capture_a_king() -> None:
     play(g, "play Stables 1")
     assert options(g) == {"march b1 a3", "march b1 d2"}
     play(g, "march b1 d2")
-    assert options(g) == {"march d2 b1", "march d2 b3", "march d2 e4", "march d2 f3",
-                          "march d2 f1"}
+    assert options(g) == {"march d2 b1", "march d2 b3", "march d2 e4", "march d2 f3", "march d2 f1"}
     assert "attack d2 c4" not in options(g)
     play(g, "march d2 e4")
     assert at(g, "c4") == "King1"
@@ -226,24 +221,34 @@ def centaur_rules() -> Rules:
     """The standard rules plus a Foot and Mounted test unit (a Knight's leap), so that a
     dual-class unit can be promoted partway through Stables."""
     centaur = UnitType("Centaur", "U", (UnitClass.FOOT, UnitClass.MOUNTED), (Leap(KNIGHT),))
-    return Rules(UnitRegistry((*STANDARD_UNITS, centaur)), card_registry(),
-                 variable_cards=list(VARIABLE_NAMES), starters=STARTER_NAMES)
+    return Rules(
+        UnitRegistry((*STANDARD_UNITS, centaur)),
+        card_registry(),
+        variable_cards=list(VARIABLE_NAMES),
+        starters=STARTER_NAMES,
+    )
 
 
 def test_a_dual_class_unit_promoted_partway_through_stables_finishes_the_card() -> None:
     """Clarification 7: a dual-class unit promoted partway through Stables finishes it."""
     rules = centaur_rules()
-    g = Game.from_json(rules, {
-        "fen": fen("Ub6 Ke1 kf8"), "setup": {"piles": list(FIRST_GAME)},
-        "players": [{"hand": ["Stables"]}, {}], "counters": {"orders": 2},
-    })
+    g = Game.from_json(
+        rules,
+        {
+            "fen": fen("Ub6 Ke1 kf8"),
+            "setup": {"piles": list(FIRST_GAME)},
+            "players": [{"hand": ["Stables"]}, {}],
+            "counters": {"orders": 2},
+        },
+    )
     play(g, "play Stables 1", "march b6 c8")
     assert g.prompt().kind == "promote"
     assert {"promote Centaur", "promote Rook", "promote Knight"} <= options(g)
     play(g, "promote Rook")
     # The second march is the Rook's (it is the same unit); still no attack on f8.
-    assert options(g) == {f"march c8 {s}" for s in
-                          ("c7", "c6", "c5", "c4", "c3", "c2", "c1", "b8", "a8", "d8", "e8")}
+    assert options(g) == {
+        f"march c8 {s}" for s in ("c7", "c6", "c5", "c4", "c3", "c2", "c1", "b8", "a8", "d8", "e8")
+    }
     play(g, "march c8 c2")
     assert at(g, "c2") == "Rook0"
     assert g.stack == [] and g.orders == 1
@@ -310,8 +315,12 @@ def test_false_orders_promotion_is_chosen_by_the_owner_and_may_be_a_king() -> No
 
 def test_destiny_is_forced_and_may_morph_away_the_only_sovereign() -> None:
     """Clarification 12: Destiny is forced and may morph away the only Sovereign."""
-    g = game(fen("Ke1 ke8"), hand=["Destiny", "Champion", "Peon"], deck=["Tower"] + ["Peon"] * 5,
-             phase="action")
+    g = game(
+        fen("Ke1 ke8"),
+        hand=["Destiny", "Champion", "Peon"],
+        deck=["Tower"] + ["Peon"] * 5,
+        phase="action",
+    )
     play(g, "play Destiny 2")
     assert options(g) == {"trash Champion", "trash Peon", "trash Tower"}  # no "done"
     play(g, "trash Champion")
@@ -328,8 +337,9 @@ def test_destiny_is_forced_and_may_morph_away_the_only_sovereign() -> None:
 
 def test_refiner_morphs_only_one_unit_even_with_an_x2_card() -> None:
     """Clarification 13: Refiner morphs one unit, even with an x2 card."""
-    g = game(fen("Ke1 ke8", blue="PP"), hand=["Refiner", "Versatility"], deck=["Peon"],
-             phase="action")
+    g = game(
+        fen("Ke1 ke8", blue="PP"), hand=["Refiner", "Versatility"], deck=["Peon"], phase="action"
+    )
     play(g, "play Refiner 1", "trash Versatility", "morph barracks Pawn")
     assert barracks(g, 0) == ["Pawn", "Striker"]
     assert g.stack == []
@@ -337,8 +347,13 @@ def test_refiner_morphs_only_one_unit_even_with_an_x2_card() -> None:
 
 def test_legend_ignores_other_effects_and_quartermaster_treasure_gives_gold_and_discount() -> None:
     """Clarification 14: Legend ignores other effects; Quartermaster gives gold + discount."""
-    g = game(fen("Ke1 ke8"), hand=["Peon", "Champion", "Legend", "Quartermaster", "Legend"],
-             deck=["Clergy"], phase="action", counters={"actions": 2})
+    g = game(
+        fen("Ke1 ke8"),
+        hand=["Peon", "Champion", "Legend", "Quartermaster", "Legend"],
+        deck=["Clergy"],
+        phase="action",
+        counters={"actions": 2},
+    )
     play(g, "train Peon", "play Champion 2")  # a Training and an Action: not Treasures
     assert (g.gold, g.buys, g.phase) == (2, 2, "buy")
     play(g, "treasure Legend")
@@ -355,8 +370,13 @@ def test_legend_ignores_other_effects_and_quartermaster_treasure_gives_gold_and_
 
 def test_gained_cards_are_shuffled_in_but_cards_in_play_are_not() -> None:
     """Clarification 15: gained cards are shuffled in mid-turn, cards in play are not."""
-    g = game(fen("Ke1 ke8"), hand=["Sacrifice", "Patronage", "Peon"], discard=["Guard"],
-             phase="action", counters={"actions": 2})
+    g = game(
+        fen("Ke1 ke8"),
+        hand=["Sacrifice", "Patronage", "Peon"],
+        discard=["Guard"],
+        phase="action",
+        counters={"actions": 2},
+    )
     play(g, "play Sacrifice 2", "discard Peon", "gain Tower")
     assert zone(g, 0, "discard") == ["Guard", "Peon", "Tower"]
     assert zone(g, 0, "deck") == []
@@ -369,8 +389,12 @@ def test_gained_cards_are_shuffled_in_but_cards_in_play_are_not() -> None:
 
 def test_mourning_status_follows_the_units_not_the_squares() -> None:
     """Clarification 16: Mourning's status follows the units, not the squares."""
-    g = game(fen("Qd1 Ka1 nd5 nc6 sh6 ke8"), hand=["Mourning"], opp_hand=["Fog", "Peon"],
-             counters={"orders": 2})
+    g = game(
+        fen("Qd1 Ka1 nd5 nc6 sh6 ke8"),
+        hand=["Mourning"],
+        opp_hand=["Fog", "Peon"],
+        counters={"orders": 2},
+    )
     play(g, "play Mourning 2", "attack d1 d5", "end")
     assert g.active == 1
     assert moves_from(g, "c6") == set()  # the Knight next to d5 cannot take orders
@@ -397,8 +421,14 @@ def test_cannot_be_captured_stops_a_charger_capture_on_its_path() -> None:
     position = fen("Ke1 Pb4 Rc4 ja4 ke8", to_move=1)
     protected = game(position, active=1, statuses=[{"square": "c4", "uncapturable": True}])
     assert moves_from(protected, "a4") == {
-        "march a4 a5", "march a4 a6", "march a4 a7", "march a4 a3", "march a4 a2",
-        "march a4 a1", "attack a4 b4"}
+        "march a4 a5",
+        "march a4 a6",
+        "march a4 a7",
+        "march a4 a3",
+        "march a4 a2",
+        "march a4 a1",
+        "attack a4 b4",
+    }
     plain = game(position, active=1)
     assert {"attack a4 b4", "attack a4 c4", "attack a4 d4"} <= moves_from(plain, "a4")
     play(plain, "attack a4 d4")
@@ -407,8 +437,7 @@ def test_cannot_be_captured_stops_a_charger_capture_on_its_path() -> None:
 
 def test_false_orders_respects_one_order_per_unit() -> None:
     """Clarification 18: no side-benefits for the mover; one order per unit still applies."""
-    g = game(fen("Ke1 nc6 rh7 ke8"), hand=["False Orders", "False Orders"],
-             counters={"orders": 3})
+    g = game(fen("Ke1 nc6 rh7 ke8"), hand=["False Orders", "False Orders"], counters={"orders": 3})
     play(g, "play 'False Orders' 1", "march c6 d4")
     assert g.orders == 2  # no side-benefit: the card only used an order
     play(g, "play 'False Orders' 1")
@@ -556,12 +585,17 @@ def test_cannot_be_captured_blocks_every_capture() -> None:
     texts = options(protected)
     assert not any(t.startswith("attack") and t.endswith("d4") for t in texts)
     assert {t for t in texts if t.split()[1:2] == ["a4"] and t.split()[2][0] != "a"} == {
-        "march a4 b4", "march a4 c4"}  # the Charger can neither capture nor pass it
+        "march a4 b4",
+        "march a4 c4",
+    }  # the Charger can neither capture nor pass it
 
 
 def test_cannot_be_captured_also_against_false_orders() -> None:
-    g = game(fen("Ke1 Pb4 Rd4 nc6 ke8"), hand=["False Orders"],
-             statuses=[{"square": "d4", "uncapturable": True}])
+    g = game(
+        fen("Ke1 Pb4 Rd4 nc6 ke8"),
+        hand=["False Orders"],
+        statuses=[{"square": "d4", "uncapturable": True}],
+    )
     play(g, "play 'False Orders' 1")
     texts = options(g)
     assert "attack c6 b4" in texts
@@ -570,8 +604,12 @@ def test_cannot_be_captured_also_against_false_orders() -> None:
 
 def test_cannot_be_captured_also_against_mourning() -> None:
     # The gold Queen's only capture would be the protected blue Queen on d1.
-    g = game(fen("Qd1 Ka1 qd7 ke8", to_move=1), active=1, hand=["Mourning", "Peon"],
-             statuses=[{"square": "d1", "uncapturable": True}])
+    g = game(
+        fen("Qd1 Ka1 qd7 ke8", to_move=1),
+        active=1,
+        hand=["Mourning", "Peon"],
+        statuses=[{"square": "d1", "uncapturable": True}],
+    )
     assert "attack d7 d1" not in legal_texts(g)
     assert "play Mourning 2" not in legal_texts(g)
 
@@ -641,8 +679,12 @@ def test_a_king_promoted_after_the_capture_saves_its_side() -> None:
 
 
 def test_morphing_away_the_only_sovereign_and_back_in_one_turn() -> None:
-    g = game(fen("Ke1 ke8"), hand=["Destiny", "Destiny", "Champion", "Heir"],
-             deck=["Peon"] * 7, phase="action")
+    g = game(
+        fen("Ke1 ke8"),
+        hand=["Destiny", "Destiny", "Champion", "Heir"],
+        deck=["Peon"] * 7,
+        phase="action",
+    )
     play(g, "play Destiny 2", "trash Champion", "morph e1")
     assert at(g, "e1") == "Knight0" and not g.over
     play(g, "play Destiny 2", "trash Heir", "morph e1")

@@ -99,6 +99,15 @@ def _per_square(build: Callable[[int, int], Any]) -> dict[int, tuple[Any, ...]]:
     return {fw: tuple(build(sq, fw) for sq in SQUARES) for fw in FORWARDS}
 
 
+def _leaps(offsets: tuple[Offset, ...]) -> dict[int, tuple[Any, ...]]:
+    """For each forward sign and square, the squares one leap by ``offsets`` reaches."""
+
+    def build(sq: int, fw: int) -> tuple[int, ...]:
+        return tuple(t for off in offsets if (t := _target(sq, off, fw)) is not None)
+
+    return _per_square(build)
+
+
 class Mover:
     """Base class: ``generate`` appends this mover's moves from ``frm`` to ``out``."""
 
@@ -115,10 +124,7 @@ class Leap(Mover):
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        def build(sq: int, fw: int) -> tuple[int, ...]:
-            return tuple(t for off in self.offsets if (t := _target(sq, off, fw)) is not None)
-
-        object.__setattr__(self, "_table", _per_square(build))
+        object.__setattr__(self, "_table", _leaps(self.offsets))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
         march, attack = self.mode & MARCH, self.mode & ATTACK
@@ -234,10 +240,7 @@ class KingSteps(Mover):
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        def build(sq: int, fw: int) -> tuple[int, ...]:
-            return tuple(t for off in KING_STEPS if (t := _target(sq, off, fw)) is not None)
-
-        object.__setattr__(self, "_table", _per_square(build))
+        object.__setattr__(self, "_table", _leaps(KING_STEPS))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
         table = self._table[forward]
@@ -273,10 +276,7 @@ class DoubleLeap(Mover):
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        def build(sq: int, fw: int) -> tuple[int, ...]:
-            return tuple(t for off in self.offsets if (t := _target(sq, off, fw)) is not None)
-
-        object.__setattr__(self, "_table", _per_square(build))
+        object.__setattr__(self, "_table", _leaps(self.offsets))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
         table = self._table[forward]
