@@ -1,0 +1,189 @@
+"""What a peer keeps on disk: its game record, and beside it the session file resume needs.
+
+``RECORD`` is a plain game record (docs/records.md): the header, then one line per step.
+``RECORD.net`` is the peer's session: the table (game id, seats, addresses, this seat's pair
+keys), then one line per chance round holding this peer's nonce, written *before* its
+commitment is sent, so a restarted peer reveals the same nonce it committed to; and a last line
+with how the game ended. It holds keys, so it is created readable by its owner only.
+
+Writes are grouped: lines are appended as steps happen and :meth:`Journal.sync` flushes and
+fsyncs both files once, before anything that depends on them (an acknowledgement, a commitment,
+our own decision) leaves the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from ..core.record import Record, RecordError, Step
+
+SESSION_FORMAT = "crownp2p-net-session"
+SESSION_VERSION = 1
+
+
+class JournalError(ValueError):
+    """A record or session file that cannot be written or read; the message says why."""
+
+
+def session_path(record_path: str | Path) -> Path:
+    p = Path(record_path)
+    return p.with_name(p.name + ".net")
+
+
+@dataclass
+class SessionFile:
+    """The parsed ``RECORD.net``."""
+
+    table: dict[str, Any]
+    nonces: dict[int, bytes] = field(default_factory=dict)
+    end: dict[str, Any] | None = None
+
+
+class Journal:
+    """Appends to the record and session files; ``Journal(None)`` keeps nothing on disk."""
+
+    def __init__(self, record_path: str | Path | None) -> None:
+        self.path = Path(record_path) if record_path is not None else None
+        self._record: IO[str] | None = None
+        self._session: IO[str] | None = None
+        self._dirty = False
+
+    @property
+    def durable(self) -> bool:
+        return self.path is not None
+
+    # ---------------------------------------------------------------- opening
+
+    def create(self, record: Record, table: dict[str, Any]) -> None:
+        """Start both files for a new game; refuses to overwrite an existing record."""
+        if self.path is None:
+            return
+        try:
+            self._record = open(self.path, "x", encoding="utf-8")  # noqa: SIM115 (kept open)
+            fd = os.open(session_path(self.path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            self._session = open(fd, "w", encoding="utf-8")  # noqa: SIM115
+        except FileExistsError:
+            raise JournalError(
+                f"{self.path} already exists: choose another record file or remove it"
+            ) from None
+        except OSError as err:
+            raise JournalError(f"cannot write {self.path}: {err.strerror}") from None
+        self._line(self._record, record.header())
+        head = {"format": SESSION_FORMAT, "version": SESSION_VERSION, **table}
+        self._line(self._session, head)
+        self.sync()
+
+    def reopen(self) -> None:
+        """Append to the files of a game being resumed (see :func:`load`)."""
+        if self.path is None:
+            return
+        try:
+            self._record = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+            self._session = open(session_path(self.path), "a", encoding="utf-8")  # noqa: SIM115
+        except OSError as err:
+            raise JournalError(f"cannot append to {self.path}: {err.strerror}") from None
+
+    # ---------------------------------------------------------------- writing
+
+    def _line(self, out: IO[str] | None, data: dict[str, Any]) -> None:
+        if out is None:
+            return
+        try:
+            out.write(json.dumps(data, sort_keys=True) + "\n")
+        except OSError as err:
+            raise JournalError(f"cannot write {self.path}: {err.strerror}") from None
+        self._dirty = True
+
+    def step(self, step: Step) -> None:
+        self._line(self._record, step.to_json())
+
+    def nonce(self, round_: int, nonce: bytes) -> None:
+        self._line(self._session, {"round": round_, "nonce": nonce.hex()})
+
+    def end(self, outcome: dict[str, Any]) -> None:
+        self._line(self._session, {"end": outcome})
+
+    def sync(self) -> None:
+        """Flush and fsync whatever was appended since the last sync."""
+        if not self._dirty:
+            return
+        try:
+            for out in (self._record, self._session):
+                if out is not None:
+                    out.flush()
+                    os.fsync(out.fileno())
+        except OSError as err:
+            raise JournalError(f"cannot write {self.path}: {err.strerror}") from None
+        self._dirty = False
+
+    def close(self) -> None:
+        try:
+            self.sync()
+        finally:
+            for out in (self._record, self._session):
+                if out is not None:
+                    out.close()
+            self._record = self._session = None
+
+
+def _cut_torn_line(path: Path) -> None:
+    """A crash can leave half a line at the end; it was never synced, so it never counted."""
+    with open(path, "rb+") as f:
+        data = f.read()
+        end = data.rfind(b"\n") + 1
+        if end != len(data):
+            f.truncate(end)
+
+
+def load(record_path: str | Path) -> tuple[Record, SessionFile]:
+    """Read a record and its session file for ``resume``."""
+    path = Path(record_path)
+    spath = session_path(path)
+    if not path.exists():
+        raise JournalError(f"there is no record {path}")
+    if not spath.exists():
+        raise JournalError(
+            f"{path} has no session file {spath.name} beside it: only a record written by "
+            "`host` or `join` with --record can be resumed"
+        )
+    try:
+        _cut_torn_line(path)
+        _cut_torn_line(spath)
+        record = Record.load(path)
+    except RecordError as err:
+        raise JournalError(f"{path}: {err}") from None
+    except OSError as err:
+        raise JournalError(f"cannot read {path}: {err.strerror}") from None
+    session: SessionFile | None = None
+    try:
+        with open(spath, encoding="utf-8") as src:
+            for number, line in enumerate(src, 1):
+                if not line.strip():
+                    continue
+                data = json.loads(line)
+                if session is None:
+                    if data.get("format") != SESSION_FORMAT:
+                        raise JournalError(f"{spath} is not a crownp2p session file")
+                    if data.get("version") != SESSION_VERSION:
+                        raise JournalError(
+                            f"{spath} has session version {data.get('version')}, "
+                            "which this version cannot resume"
+                        )
+                    session = SessionFile(data)
+                elif "nonce" in data:
+                    session.nonces[int(data["round"])] = bytes.fromhex(data["nonce"])
+                elif "end" in data:
+                    session.end = data["end"]
+                else:
+                    raise JournalError(f"{spath} line {number} is not a session entry")
+    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+        if isinstance(err, JournalError):
+            raise
+        raise JournalError(f"{spath} cannot be read ({err})") from None
+    if session is None:
+        raise JournalError(f"{spath} is empty")
+    return record, session

@@ -1,0 +1,259 @@
+"""Connections: a framed, validated message stream, and a Link that runs one.
+
+:class:`FramedStream` wraps any trio stream for the handshake: ``send``/``receive`` one
+message at a time. Once a peer is admitted, a :class:`Link` takes it over: one writer task fed
+by a memory channel (trio forbids concurrent ``send_all``), which also sends a ``ping`` when the
+line has been quiet, and one reader that hands every valid message to the session's channel and
+declares the link dead when nothing at all arrives for the idle timeout.
+
+Trio's and the socket layer's exceptions stop here: callers see :class:`ConnectionLost`,
+:class:`PeerTimeout` or :class:`ProtocolError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+from .errors import ConnectionLost, ProtocolError
+from .frames import FrameDecoder, encode_frame
+from .messages import make, validate
+
+log = logging.getLogger("crownp2p.net")
+
+RECEIVE_SIZE = 65536
+MAX_QUEUED = 100_000  # frames waiting for a peer that stopped reading: then it is dead
+_CLOSE = object()
+
+
+def describe(stream: trio.abc.Stream) -> str:
+    """``host:port`` of the other end, when the stream is a socket."""
+    sock = getattr(stream, "socket", None)
+    try:
+        host, port = sock.getpeername()[:2] if sock is not None else ("?", 0)
+    except OSError:
+        return "?"
+    return f"{host}:{port}"
+
+
+class FramedStream:
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.decoder = FrameDecoder()
+        self.pending: deque[dict[str, Any]] = deque()
+        self.peer = describe(stream)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.send_raw(encode_frame(message))
+
+    async def send_raw(self, data: bytes) -> None:
+        try:
+            await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
+            raise ConnectionLost(f"the connection to {self.peer} broke ({err})") from None
+
+    async def receive_raw(self) -> dict[str, Any]:
+        """The next decoded frame (not yet schema-checked)."""
+        while not self.pending:
+            try:
+                data = await self.stream.receive_some(RECEIVE_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
+                raise ConnectionLost(f"the connection to {self.peer} broke ({err})") from None
+            if not data:
+                if self.decoder.mid_frame:
+                    raise ProtocolError(
+                        "truncated", "the connection closed in the middle of a frame", fatal=True
+                    )
+                raise ConnectionLost(f"{self.peer} closed the connection")
+            self.pending.extend(self.decoder.feed(data))
+        return self.pending.popleft()
+
+    async def receive(self) -> dict[str, Any]:
+        """The next message, checked against its schema. An ``error`` frame from the other
+        side is returned like any other message."""
+        return validate(await self.receive_raw())
+
+    async def refuse(self, code: str, text: str) -> None:
+        """Send an error frame and close, ignoring a peer that is already gone."""
+        log.warning("refused %s: %s [%s]", self.peer, text, code)
+        with trio.move_on_after(1), contextlib.suppress(ConnectionLost):
+            await self.send(make("error", code=code, text=text[:500]))
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        gone = (trio.BrokenResourceError, trio.ClosedResourceError, OSError)
+        with trio.CancelScope(shield=True), contextlib.suppress(*gone):
+            await self.stream.aclose()
+
+
+@dataclass
+class Timeouts:
+    """Every timeout of a table, in seconds. Tests shrink them."""
+
+    handshake: float = 10.0  # each handshake message
+    keepalive: float = 5.0  # send a ping after this long without sending
+    idle: float = 20.0  # a link that hears nothing this long is dead
+    reveal: float = 60.0  # commit-reveal: a peer's commitment or reveal must come within this
+    reconnect: float = 120.0  # a dropped peer must be back within this, or the game is aborted
+    dial_retry: float = 1.0  # the longest pause between redials
+    start: float = 120.0  # the table must be assembled within this, once full
+    finish: float = 10.0  # after the end: wait this long for the peers' last words
+
+
+class Link:
+    """One admitted peer's connection, bound to its seat for good."""
+
+    CLOSE_GRACE = 1.0  # after our goodbye, how long we keep reading for the peer's
+
+    def __init__(
+        self,
+        framed: FramedStream,
+        seat: int,
+        inbound: trio.MemorySendChannel[tuple[str, Link, Any]],
+        timeouts: Timeouts,
+    ) -> None:
+        self.framed = framed
+        self.seat = seat
+        self.inbound = inbound
+        self.timeouts = timeouts
+        self._out_send, self._out_recv = trio.open_memory_channel[Any](math.inf)
+        self._read_scope: trio.CancelScope | None = None
+        self._flushed = trio.Event()
+        self.done = trio.Event()
+        self.closed = False
+        self.reason = ""
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; never blocks. Dropped if the link is closed."""
+        if self.closed:
+            return
+        if self._out_send.statistics().current_buffer_used > MAX_QUEUED:
+            self.close("the peer stopped reading")
+            return
+        self._out_send.send_nowait(encode_frame(message))
+
+    def close(self, reason: str = "closed") -> None:
+        """Send what is queued, then half-close; keep reading a moment for the peer's last
+        words, then hang up."""
+        if self.closed:
+            return
+        self.closed = True
+        self.reason = self.reason or reason
+        self._out_send.send_nowait(_CLOSE)
+        if self._read_scope is not None:
+            grace = trio.current_time() + self.CLOSE_GRACE
+            self._read_scope.deadline = min(self._read_scope.deadline, grace)
+
+    async def run(self) -> None:
+        """Run the link until it closes; always reports ``down`` to the session last."""
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._writer, nursery.cancel_scope)
+                await self._reader()
+                self.close(self.reason or "closed")
+                with trio.move_on_after(self.CLOSE_GRACE):
+                    await self._flushed.wait()
+                nursery.cancel_scope.cancel()
+        finally:
+            self.closed = True
+            await self.framed.aclose()
+            self.done.set()
+            with trio.CancelScope(shield=True):
+                await self.inbound.send(("down", self, self.reason))
+
+    async def _reader(self) -> None:
+        # Messages that arrived with the handshake's last frame come first.
+        while self.framed.pending:
+            if not await self._deliver(self.framed.pending.popleft()):
+                return
+        while True:
+            deadline = trio.current_time() + self.timeouts.idle
+            if self.closed:
+                deadline = min(deadline, trio.current_time() + self.CLOSE_GRACE)
+            with trio.CancelScope(deadline=deadline) as scope:
+                self._read_scope = scope
+                try:
+                    raw = await self.framed.receive_raw()
+                except ConnectionLost as err:
+                    self.reason = self.reason or str(err)
+                    return
+                except ProtocolError as err:
+                    self._refuse(err)
+                    return
+                finally:
+                    self._read_scope = None
+            if scope.cancelled_caught:
+                if not self.closed:
+                    self.reason = (
+                        f"nothing heard from seat {self.seat} for {self.timeouts.idle:g} s"
+                    )
+                    log.warning("%s", self.reason)
+                return
+            if not await self._deliver(raw):
+                return
+
+    async def _deliver(self, raw: dict[str, Any]) -> bool:
+        try:
+            msg = validate(raw)
+        except ProtocolError as err:
+            # A message we cannot read is refused; the stream itself is still in step.
+            log.warning("seat %d sent a bad message: %s [%s]", self.seat, err, err.code)
+            self.send(make("error", code=err.code, text=str(err)[:500]))
+            await self.inbound.send(("bad", self, err))
+            return True
+        if msg["t"] == "ping":
+            return True
+        await self.inbound.send(("msg", self, msg))
+        return True
+
+    def _refuse(self, err: ProtocolError) -> None:
+        log.warning("seat %d: %s [%s]; disconnecting", self.seat, err, err.code)
+        self.reason = str(err)
+        self.send(make("error", code=err.code, text=str(err)[:500]))
+        self.close(str(err))
+
+    async def _writer(self, cancel: trio.CancelScope) -> None:
+        ping = encode_frame(make("ping"))
+        try:
+            while True:
+                with trio.move_on_after(self.timeouts.keepalive) as scope:
+                    item = await self._out_recv.receive()
+                if scope.cancelled_caught:
+                    await self.framed.send_raw(ping)
+                    continue
+                chunks: list[bytes] = []
+                closing = item is _CLOSE
+                if not closing:
+                    chunks.append(item)
+                while not closing:
+                    try:
+                        item = self._out_recv.receive_nowait()
+                    except trio.WouldBlock:
+                        break
+                    if item is _CLOSE:
+                        closing = True
+                    else:
+                        chunks.append(item)
+                if chunks:
+                    await self.framed.send_raw(b"".join(chunks))
+                if closing:
+                    await self._half_close()
+                    self._flushed.set()
+                    return
+        except ConnectionLost as err:
+            self.reason = self.reason or str(err)
+            self.closed = True
+            self._flushed.set()
+            cancel.cancel()
+
+    async def _half_close(self) -> None:
+        stream = self.framed.stream
+        if isinstance(stream, trio.SocketStream):
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await stream.send_eof()

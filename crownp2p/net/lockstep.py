@@ -1,0 +1,714 @@
+"""Lockstep: one peer's view of a networked game, as a state machine without I/O.
+
+The driver (session.py) feeds it what happens — a validated message from a seat, a link going up
+or down, our own decision, the passing of time — and after each call takes the messages it
+wants sent (:meth:`Lockstep.take_outbox`) once the journal has been synced. All checks of what
+a peer sends live here, so they can be tested without sockets:
+
+* only the seat the game prompts may send the decision numbered ``seq``; it must be in our own
+  legal list and our state hash after applying it must equal the one it carries;
+* every chance step is a commit-reveal round between all seats;
+* cumulative acknowledgements carry each peer's hash, so every step is compared by everyone;
+* after a reconnect both sides say what they have (``sync``) and each re-sends only what it
+  decided itself, so no peer ever relays — and could forge — another's moves.
+
+A bad input never touches the game: it is refused before :meth:`Game.apply` is called.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.decisions import Decision, IllegalDecision, decision_text
+from ..core.game import CHANCE, Game
+from ..core.record import Record, Step
+from . import crypto
+from .journal import Journal
+from .messages import make
+
+log = logging.getLogger("crownp2p.net")
+
+MAX_AHEAD = 1 << 16  # how far beyond our own seq a peer's numbered message may reach
+HASH_WINDOW = 64  # hashes carried by a desync report
+
+NonceSource = Callable[[int], bytes]  # round -> this seat's nonce
+
+
+@dataclass
+class Outcome:
+    """How the game ended, from this peer's side."""
+
+    result: str  # win, loss, draw, forfeit, desync, aborted
+    winner: int | None  # the winning side (the seat, in two-seat games)
+    turns: int
+    final_hash: str
+    seq: int  # the last step applied; for a desync, the first step that differs
+    reason: str
+    seat: int  # this peer's seat
+    culprit: int | None = None  # the seat that forfeited or left, if any
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "result": self.result,
+            "winner": self.winner,
+            "turns": self.turns,
+            "final_hash": self.final_hash,
+            "seat": self.seat,
+            "seq": self.seq,
+            "reason": self.reason,
+        }
+
+    @property
+    def finished(self) -> bool:
+        return self.result in ("win", "loss", "draw", "forfeit")
+
+
+@dataclass
+class Round:
+    """One chance step's commit-reveal round (its number is the step's seq)."""
+
+    commits: dict[int, bytes] = field(default_factory=dict)
+    reveals: dict[int, bytes] = field(default_factory=dict)
+    deadline: float | None = None
+
+
+@dataclass
+class Event:
+    """Something the user interface may want to show."""
+
+    kind: str  # step, chat, peer-error, link, end
+    seat: int | None = None
+    text: str = ""
+    step: Step | None = None
+
+
+class Lockstep:
+    def __init__(
+        self,
+        game: Game,
+        record: Record,
+        *,
+        seat: int,
+        game_id: bytes,
+        names: list[str],
+        journal: Journal | None = None,
+        nonces: NonceSource = lambda round_: crypto.new_nonce(),
+        max_turns: int = 0,
+        reveal_timeout: float = 60.0,
+        reconnect_timeout: float = 120.0,
+        known_nonces: dict[int, bytes] | None = None,
+        measure: bool = False,
+    ) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.record = record
+        self.me = seat
+        self.game_id = game_id
+        self.names = names
+        self.seats = list(self.rules.seating.seats)
+        self.peers = [s for s in self.seats if s != seat]
+        self.journal = journal or Journal(None)
+        self.nonce_source = nonces
+        self.max_turns = max_turns
+        self.reveal_timeout = reveal_timeout
+        self.reconnect_timeout = reconnect_timeout
+
+        self.started = False
+        self.outcome: Outcome | None = None
+        self.finish_pending: set[int] = set()
+        self.left: set[int] = set()  # seats that said goodbye
+        self.my_turn = False
+
+        self.up: dict[int, bool] = {s: False for s in self.peers}
+        self.synced: dict[int, bool] = {s: False for s in self.peers}
+        self.down_since: dict[int, float | None] = {s: None for s in self.peers}
+        self.last_seq_from: dict[int, int] = {s: 0 for s in self.peers}
+        self.decisions: dict[int, tuple[int, Decision, str]] = {}  # seq -> seat, decision, hash
+        self.newest_from: dict[int, int] = {s: 0 for s in self.peers}
+        self.pending_hashes: dict[int, list[tuple[int, str]]] = {}  # seq -> (seat, hash)
+        self.acked: dict[int, int] = {s: 0 for s in self.peers}
+        self.ack_sent = 0
+        self.rounds: dict[int, Round] = {}
+        self.my_nonces: dict[int, bytes] = dict(known_nonces or {})
+        self.desync_from: set[int] = set()
+
+        self.outbox: list[tuple[int | None, dict[str, Any]]] = []
+        self.events: list[Event] = []
+        self.measure = measure
+        self.sent_at: dict[int, float] = {}
+        self.latencies: list[float] = []
+
+    # ================================================================ reading the state
+
+    @property
+    def applied(self) -> int:
+        return len(self.record.steps)
+
+    def hash_at(self, seq: int) -> str:
+        return self.record.start_hash if seq == 0 else self.record.steps[seq - 1].hash
+
+    def seat_name(self, seat: int) -> str:
+        name = self.names[seat] if seat < len(self.names) else ""
+        return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`on_tick` next has something to check."""
+        times: list[float] = []
+        if self.outcome is None:
+            times += [t + self.reconnect_timeout for t in self.down_since.values() if t is not None]
+            r = self.rounds.get(self.applied + 1)
+            if r is not None and r.deadline is not None and all(self.up.values()):
+                times.append(r.deadline)
+        return min(times) if times else None
+
+    def take_outbox(self) -> list[tuple[int | None, dict[str, Any]]]:
+        """The messages to send now; call only after ``journal.sync()``."""
+        out, self.outbox = self.outbox, []
+        return out
+
+    def take_events(self) -> list[Event]:
+        out, self.events = self.events, []
+        return out
+
+    # ================================================================ sending
+
+    def _send(self, to: int | None, kind: str, /, *, force: bool = False, **fields: Any) -> None:
+        """Queue a message for seat ``to`` (None: every peer). Game messages wait for a link
+        that has finished its ``sync``: the re-send after the sync covers them."""
+        msg = make(kind, **fields)
+        for dest in self.peers if to is None else [to]:
+            if force or self.synced.get(dest):
+                self.outbox.append((dest, msg))
+
+    def _error(self, seat: int, code: str, text: str) -> None:
+        log.warning("%s: %s [%s]", self.seat_name(seat), text, code)
+        self.events.append(Event("peer-error", seat, f"{text} [{code}]"))
+        self.outbox.append((seat, make("error", code=code, text=text[:500])))
+
+    # ================================================================ links
+
+    def on_link_up(self, seat: int, now: float) -> None:
+        self.up[seat] = True
+        self.synced[seat] = False
+        self.down_since[seat] = None
+        # The peer re-sends everything it decided after our seq: forget what its old link left.
+        self.last_seq_from[seat] = self.newest_from[seat] = self.applied
+        for seq in [q for q, (who, _, _) in self.decisions.items() if who == seat]:
+            del self.decisions[seq]
+        self._send(seat, "sync", force=True, seq=self.applied, hash=self.hash_at(self.applied))
+        r = self.rounds.get(self.applied + 1)
+        if r is not None and r.deadline is not None:
+            r.deadline = max(r.deadline, now + self.reveal_timeout)
+        self.events.append(Event("link", seat, "up"))
+
+    def on_link_down(self, seat: int, now: float) -> None:
+        if not self.up.get(seat):
+            return
+        self.up[seat] = False
+        self.synced[seat] = False
+        self.down_since[seat] = now
+        self.events.append(Event("link", seat, "down"))
+
+    # ================================================================ the game flow
+
+    def begin(self, now: float) -> None:
+        self.started = True
+        self._advance(now)
+
+    def decide(self, decision: Decision, now: float) -> Step:
+        """Apply our own decision and queue it for every peer."""
+        if not self.my_turn or self.outcome is not None:
+            raise IllegalDecision("it is not this seat's turn to decide")
+        decision = tuple(decision)
+        if not self.game.is_legal(decision):
+            self.game.apply(decision)  # raises IllegalDecision with the engine's reason
+        self.my_turn = False
+        step = self._apply(decision)
+        self._send(
+            None,
+            "decision",
+            seq=step.seq,
+            seat=self.me,
+            decision=list(decision),
+            hash=step.hash,
+        )
+        self.ack_sent = step.seq  # the decision carries our hash: no separate ack needed
+        if self.measure:
+            self.sent_at[step.seq] = now
+        self._advance(now)
+        return step
+
+    def _apply(self, decision: Decision) -> Step:
+        step = self.record.apply(self.game, decision)
+        self.journal.step(step)
+        self.events.append(Event("step", step.seat, step=step))
+        for seat, h in self.pending_hashes.pop(step.seq, []):
+            if h != step.hash:
+                self._desync(step.seq, seat)
+        return step
+
+    def _advance(self, now: float) -> None:
+        """Carry the game forward as far as the messages in hand allow."""
+        if not self.started:
+            return
+        while self.outcome is None:
+            game = self.game
+            if game.over:
+                self._natural_end()
+                return
+            if self.max_turns and game.turn > self.max_turns:
+                self._natural_end(f"the turn limit of {self.max_turns} was reached")
+                return
+            n = self.applied + 1
+            decider = game.prompt().seat
+            if decider == CHANCE:
+                if n in self.decisions:
+                    seat = self.decisions[n][0]
+                    self._forfeit(
+                        seat,
+                        "out-of-turn",
+                        f"{self.seat_name(seat)} decided seq {n}, a chance step",
+                    )
+                    return
+                if not self._chance_step(n, now):
+                    return
+                continue
+            if n in self.rounds:
+                seat = next(iter(self.rounds[n].commits))
+                self._forfeit(
+                    seat,
+                    "bad-seq",
+                    f"{self.seat_name(seat)} committed for seq {n}, which is not a chance step",
+                )
+                return
+            if n in self.decisions:
+                seat, decision, claimed = self.decisions.pop(n)
+                if seat != decider:
+                    self._forfeit(
+                        seat,
+                        "out-of-turn",
+                        f"{self.seat_name(seat)} decided seq {n}, but "
+                        f"{self.seat_name(decider)} is to decide",
+                    )
+                    return
+                if not game.is_legal(decision):
+                    self._forfeit(
+                        seat,
+                        "illegal-decision",
+                        f"{self.seat_name(seat)} sent `{decision_text(decision)}` as seq {n}, "
+                        f"which is not legal: {_why(game, decision)}",
+                    )
+                    return
+                step = self._apply(decision)
+                if step.hash != claimed:
+                    self._desync(n, seat)
+                    return
+                continue
+            if decider == self.me:
+                self.my_turn = True
+                return
+            if self.newest_from.get(decider, 0) > n:
+                self._forfeit(
+                    decider,
+                    "bad-seq",
+                    f"{self.seat_name(decider)} skipped seq {n}: its next decision is "
+                    f"seq {self.newest_from[decider]}",
+                )
+            return
+
+    def _chance_step(self, n: int, now: float) -> bool:
+        """Play our part in round ``n``; apply its seed once every reveal is in."""
+        r = self.rounds.setdefault(n, Round())
+        if n not in self.my_nonces:
+            self.my_nonces[n] = self.nonce_source(n)
+            self.journal.nonce(n, self.my_nonces[n])
+        nonce = self.my_nonces[n]
+        if self.me not in r.commits:
+            r.commits[self.me] = crypto.commitment(self.game_id, n, self.me, nonce)
+            self._send(None, "commit", round=n, commit=r.commits[self.me])
+            r.deadline = now + self.reveal_timeout
+        if len(r.commits) == len(self.seats) and self.me not in r.reveals:
+            r.reveals[self.me] = nonce
+            self._send(None, "reveal", round=n, nonce=nonce)
+            r.deadline = now + self.reveal_timeout
+        if len(r.reveals) < len(self.seats):
+            return False
+        seed = crypto.chance_seed(self.game_id, n, [r.reveals[s] for s in self.seats])
+        del self.rounds[n]
+        self._apply(("seed", seed))
+        self._send_ack()  # at once: a chance step's hash is compared before anything after it
+        return True
+
+    def idle(self) -> None:
+        """Nothing more is waiting to be read: acknowledge what we have."""
+        if self.started and self.applied > self.ack_sent:
+            self._send_ack()
+
+    def _send_ack(self) -> None:
+        self.ack_sent = self.applied
+        self._send(None, "ack", seq=self.applied, hash=self.hash_at(self.applied))
+
+    # ================================================================ messages
+
+    def on_message(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        """A schema-valid message from ``seat`` (whose link proved it is that seat)."""
+        kind = msg["t"]
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            self._error(seat, "unexpected", f"a {kind} message is not expected during a game")
+            return
+        handler(seat, msg, now)
+
+    def _playing(self) -> bool:
+        return self.outcome is None
+
+    def _on_error(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        log.warning("%s reports: %s [%s]", self.seat_name(seat), msg["text"], msg["code"])
+        self.events.append(Event("peer-error", seat, f"they report: {msg['text']}"))
+
+    def _on_chat(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        self.events.append(Event("chat", seat, msg["text"]))
+
+    def _on_sync(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        have = msg["seq"]
+        self.synced[seat] = True
+        self.acked[seat] = max(self.acked[seat], have)
+        self._check_hash(seat, have, msg["hash"])
+        # Re-send what only we can send: our own decisions, our commitments and reveals.
+        for step in self.record.steps[have:]:
+            if step.seat == self.me:
+                self._send(
+                    seat,
+                    "decision",
+                    seq=step.seq,
+                    seat=self.me,
+                    decision=list(step.decision),
+                    hash=step.hash,
+                )
+        for round_ in sorted(self.my_nonces):
+            if round_ <= have:
+                continue
+            nonce = self.my_nonces[round_]
+            done = round_ <= self.applied
+            r = self.rounds.get(round_)
+            if done or (r is not None and self.me in r.commits):
+                self._send(
+                    seat,
+                    "commit",
+                    round=round_,
+                    commit=crypto.commitment(self.game_id, round_, self.me, nonce),
+                )
+            if done or (r is not None and self.me in r.reveals):
+                self._send(seat, "reveal", round=round_, nonce=nonce)
+        if self.started:
+            self._send(seat, "ack", seq=self.applied, hash=self.hash_at(self.applied))
+        if self.outcome is not None and self.outcome.result == "forfeit":
+            self._resend_end(seat)
+        elif self.outcome is not None and self.outcome.result == "desync":
+            self._send(seat, "desync", seq=self.outcome.seq, hashes=self._hash_window())
+        self._finish_check()
+
+    def _on_decision(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        if not self._playing():
+            return
+        seq, claimed = msg["seq"], msg["seat"]
+        decision = tuple(msg["decision"])
+        if claimed != seat:
+            self._forfeit(
+                seat,
+                "impersonation",
+                f"{self.seat_name(seat)} sent a decision signed as {self.seat_name(claimed)}",
+            )
+            return
+        if seq <= self.applied:
+            step = self.record.steps[seq - 1]
+            if (step.seat, step.decision, step.hash) == (seat, decision, msg["hash"]):
+                self._error(seat, "replayed", f"seq {seq} was already applied; ignored")
+            else:
+                self._forfeit(
+                    seat, "bad-seq", f"{self.seat_name(seat)} sent seq {seq}, which is decided"
+                )
+            return
+        if seq <= self.last_seq_from[seat] or seq in self.decisions:
+            old = self.decisions.get(seq)
+            if old == (seat, decision, msg["hash"]):
+                self._error(seat, "replayed", f"seq {seq} was already received; ignored")
+            else:
+                self._forfeit(
+                    seat,
+                    "bad-seq",
+                    f"{self.seat_name(seat)} sent seq {seq} after seq {self.last_seq_from[seat]}",
+                )
+            return
+        if seq > self.applied + MAX_AHEAD:
+            self._forfeit(seat, "bad-seq", f"{self.seat_name(seat)} sent seq {seq}, far ahead")
+            return
+        self.last_seq_from[seat] = seq
+        self.newest_from[seat] = max(self.newest_from[seat], seq)
+        self.decisions[seq] = (seat, decision, msg["hash"])
+        self._advance(now)
+
+    def _on_commit(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        round_ = msg["round"]
+        if not self._playing() or round_ <= self.applied:
+            return  # a re-sent commitment of a round already done
+        if round_ > self.applied + MAX_AHEAD:
+            self._forfeit(seat, "bad-seq", f"{self.seat_name(seat)} committed for seq {round_}")
+            return
+        r = self.rounds.setdefault(round_, Round())
+        old = r.commits.get(seat)
+        if old is not None and old != msg["commit"]:
+            self._forfeit(
+                seat,
+                "bad-commit",
+                f"{self.seat_name(seat)} changed its commitment for round {round_}",
+            )
+            return
+        r.commits[seat] = msg["commit"]
+        self._advance(now)
+
+    def _on_reveal(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        round_ = msg["round"]
+        if not self._playing() or round_ <= self.applied:
+            return
+        r = self.rounds.get(round_)
+        commit = r.commits.get(seat) if r is not None else None
+        if r is None or commit is None:
+            self._forfeit(
+                seat,
+                "bad-reveal",
+                f"{self.seat_name(seat)} revealed for round {round_} before committing",
+            )
+            return
+        if crypto.commitment(self.game_id, round_, seat, msg["nonce"]) != commit:
+            self._forfeit(
+                seat,
+                "bad-reveal",
+                f"{self.seat_name(seat)}'s reveal for round {round_} does not open its commitment",
+            )
+            return
+        r.reveals[seat] = msg["nonce"]
+        self._advance(now)
+
+    def _on_ack(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        seq = msg["seq"]
+        if seq > self.applied + MAX_AHEAD:
+            self._error(seat, "bad-seq", f"an acknowledgement of seq {seq} is far ahead")
+            return
+        self.acked[seat] = max(self.acked[seat], seq)
+        self._check_hash(seat, seq, msg["hash"])
+        if self.measure and self.sent_at:
+            low = min(self.acked.values())
+            for s in [s for s in self.sent_at if s <= low]:
+                self.latencies.append(now - self.sent_at.pop(s))
+        self._finish_check()
+
+    def _check_hash(self, seat: int, seq: int, claimed: str) -> None:
+        if seq <= self.applied:
+            if self.hash_at(seq) != claimed:
+                self._desync(seq, seat)
+        else:
+            self.pending_hashes.setdefault(seq, []).append((seat, claimed))
+
+    def _on_end(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        if self.outcome is not None:
+            return
+        loser = msg["seat"]
+        who = "resigned" if loser == seat else f"says {self.seat_name(loser)} forfeits"
+        self._conclude_forfeit(loser, f"{self.seat_name(seat)} {who}: {msg['text']}")
+
+    def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        self.left.add(seat)
+        if self.outcome is None and self.started:
+            reason = f"{self.seat_name(seat)} left the table"
+            if msg["text"]:
+                reason += f": {msg['text']}"
+            self._conclude_forfeit(seat, reason)
+            self._send(None, "end", seat=seat, code="left", text=reason[:500])
+        self.finish_pending.discard(seat)
+
+    def _on_desync(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        first = msg["seq"]
+        for q, h in sorted(msg["hashes"]):
+            if q <= self.applied and self.hash_at(q) != h:
+                first = q
+                break
+        self.desync_from.add(seat)
+        if self.outcome is None:
+            self._conclude_desync(first, f"{self.seat_name(seat)} reports a desync")
+            self._send(None, "desync", seq=first, hashes=self._hash_window(first))
+        elif self.outcome.result == "desync" and first < self.outcome.seq:
+            self.outcome.seq = first
+            self.outcome.reason = f"the states first differ after seq {first}"
+        self._finish_check()
+
+    # ================================================================ time
+
+    def on_tick(self, now: float) -> None:
+        if self.outcome is not None:
+            return
+        for seat, since in self.down_since.items():
+            if (
+                since is not None
+                and now >= since + self.reconnect_timeout
+                and seat not in self.left
+            ):
+                self._conclude(
+                    "aborted",
+                    None,
+                    f"lost contact with {self.seat_name(seat)} for {self.reconnect_timeout:g} s",
+                )
+                return
+        n = self.applied + 1
+        r = self.rounds.get(n)
+        if r is None or r.deadline is None or now < r.deadline or not all(self.up.values()):
+            return
+        if len(r.commits) < len(self.seats):
+            late = [s for s in self.seats if s not in r.commits]
+            self._forfeit(
+                late[0],
+                "late-commit",
+                f"{self.seat_name(late[0])} did not commit for round {n} within "
+                f"{self.reveal_timeout:g} s",
+            )
+        elif len(r.reveals) < len(self.seats):
+            late = [s for s in self.seats if s not in r.reveals]
+            self._forfeit(
+                late[0],
+                "late-reveal",
+                f"{self.seat_name(late[0])} did not reveal for round {n} within "
+                f"{self.reveal_timeout:g} s",
+            )
+
+    # ================================================================ local actions
+
+    def resign(self, text: str = "") -> None:
+        if self.outcome is not None:
+            return
+        reason = f"{self.seat_name(self.me)} resigned" + (f": {text}" if text else "")
+        self._conclude_forfeit(self.me, reason)
+        self._send(None, "end", seat=self.me, code="resign", text=reason[:500])
+
+    def chat(self, text: str) -> None:
+        self._send(None, "chat", text=text[:500])
+
+    def leave_messages(self, text: str = "") -> None:
+        """Say goodbye to every peer (the session then closes its links)."""
+        for seat in self.peers:
+            if self.up.get(seat):
+                self.outbox.append((seat, make("leave", text=text[:500])))
+
+    def abort(self, reason: str) -> Outcome:
+        """End the game without a result (the table did not start, the user left early)."""
+        if self.outcome is None:
+            self._conclude("aborted", None, reason)
+        assert self.outcome is not None
+        return self.outcome
+
+    def refuse(self, seat: int, code: str, text: str) -> None:
+        """Tell ``seat`` (and the log) that we refuse what it sent."""
+        self._error(seat, code, text)
+
+    # ================================================================ endings
+
+    def _hash_window(self, upto: int | None = None) -> list[list[Any]]:
+        top = self.applied if upto is None else min(upto, self.applied)
+        low = max(0, top - HASH_WINDOW + 1)
+        return [[q, self.hash_at(q)] for q in range(low, top + 1)]
+
+    def _desync(self, seq: int, seat: int) -> None:
+        if self.outcome is not None:
+            return
+        self._error(
+            seat,
+            "hash-mismatch",
+            f"the state hash after seq {seq} differs from {self.seat_name(seat)}'s",
+        )
+        self._conclude_desync(
+            seq, f"the state hash after seq {seq} differs from {self.seat_name(seat)}'s"
+        )
+        self._send(None, "desync", seq=seq, hashes=self._hash_window(seq))
+
+    def _conclude_desync(self, seq: int, reason: str) -> None:
+        self._conclude("desync", None, reason, seq=seq)
+        self.finish_pending = {s for s in self.peers if s not in self.desync_from}
+
+    def _forfeit(self, seat: int, code: str, text: str) -> None:
+        """``seat`` broke the rules of the protocol: the game ends as its forfeit."""
+        if self.outcome is not None:
+            return
+        self._error(seat, code, text)
+        self._conclude_forfeit(seat, text, code=code)
+        self._send(None, "end", seat=seat, code=code, text=text[:500])
+
+    def _resend_end(self, seat: int) -> None:
+        assert self.outcome is not None and self.outcome.culprit is not None
+        self._send(
+            seat, "end", seat=self.outcome.culprit, code="forfeit", text=self.outcome.reason[:500]
+        )
+
+    def _conclude_forfeit(self, loser: int, reason: str, *, code: str = "forfeit") -> None:
+        sides = self.rules.seating.sides
+        others = sorted({sides[s] for s in self.seats} - {sides[loser]})
+        winner = others[0] if len(others) == 1 else None
+        self._conclude("forfeit", winner, reason, culprit=loser)
+
+    def _natural_end(self, reason: str = "") -> None:
+        game = self.game
+        if game.over:
+            mine = self.rules.seating.sides[self.me]
+            if game.winner is None:
+                result, reason = "draw", "the game is drawn"
+            else:
+                result = "win" if game.winner == mine else "loss"
+                reason = f"{game.side_name(game.winner)} wins"
+            self._conclude(result, game.winner, reason)
+        else:
+            self._conclude("aborted", None, reason)
+        self.finish_pending = {s for s in self.peers if self.acked[s] < self.applied}
+        self._send_ack()
+
+    def _conclude(
+        self,
+        result: str,
+        winner: int | None,
+        reason: str,
+        *,
+        seq: int | None = None,
+        culprit: int | None = None,
+    ) -> None:
+        self.my_turn = False
+        self.outcome = Outcome(
+            result,
+            winner,
+            self.game.turn,
+            self.game.state_hash(),
+            self.applied if seq is None else seq,
+            reason,
+            self.me,
+            culprit,
+        )
+        self.finish_pending = set()
+        self.journal.end(self.outcome.to_json())
+        self.events.append(Event("end", None, reason))
+
+    def _finish_check(self) -> None:
+        if self.outcome is not None and self.outcome.result not in ("forfeit", "desync"):
+            self.finish_pending = {
+                s
+                for s in self.finish_pending
+                if self.acked[s] < self.applied and s not in self.left
+            }
+
+
+def _why(game: Game, decision: Decision) -> str:
+    try:
+        game.clone().apply(decision)
+    except IllegalDecision as err:
+        return str(err)
+    except Exception as err:  # the engine's reason is a courtesy; never let it crash us
+        return type(err).__name__
+    return "it is not in the legal list"

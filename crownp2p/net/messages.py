@@ -1,0 +1,212 @@
+"""Every message type of the wire protocol and its schema (docs/protocol.md).
+
+A message is a msgpack map with ``"t"`` naming its type. :func:`validate` checks a decoded map
+against its type's schema: every field present, of its type and within its bounds, and no
+field the schema does not name. What the fields *mean* (is this seq next, is this decision
+legal) is checked later, by the code that knows the game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .errors import ProtocolError
+
+PROTOCOL_VERSION = 1
+
+MAX_SEQ = 1 << 40
+MAX_SEATS = 8
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+_CODE = re.compile(r"[a-z0-9-]{1,40}\Z")
+
+Check = Callable[[Any], Any]
+
+
+class _Bad(Exception):
+    pass
+
+
+def integer(low: int, high: int) -> Check:
+    def check(v: Any) -> int:
+        if type(v) is not int:
+            raise _Bad(f"is a {type(v).__name__}, not an integer")
+        if not low <= v <= high:
+            raise _Bad(f"is {v}, outside {low}..{high}")
+        return v
+
+    return check
+
+
+def number(low: float, high: float) -> Check:
+    def check(v: Any) -> float:
+        if type(v) not in (int, float):
+            raise _Bad(f"is a {type(v).__name__}, not a number")
+        if not low <= v <= high:
+            raise _Bad(f"is {v}, outside {low}..{high}")
+        return float(v)
+
+    return check
+
+
+def text(max_len: int, *, min_len: int = 0) -> Check:
+    def check(v: Any) -> str:
+        if type(v) is not str:
+            raise _Bad(f"is a {type(v).__name__}, not a string")
+        if not min_len <= len(v) <= max_len:
+            raise _Bad(f"has {len(v)} characters, not {min_len}..{max_len}")
+        if any(ord(c) < 32 and c not in "\t" for c in v):
+            raise _Bad("holds control characters")
+        return v
+
+    return check
+
+
+def pattern(regex: re.Pattern[str], what: str) -> Check:
+    def check(v: Any) -> str:
+        if type(v) is not str or not regex.match(v):
+            raise _Bad(f"is not {what}")
+        return v
+
+    return check
+
+
+def binary(size: int) -> Check:
+    def check(v: Any) -> bytes:
+        if type(v) is not bytes:
+            raise _Bad(f"is a {type(v).__name__}, not bytes")
+        if len(v) != size:
+            raise _Bad(f"has {len(v)} bytes, not {size}")
+        return v
+
+    return check
+
+
+def array(item: Check, max_len: int, *, min_len: int = 0) -> Check:
+    def check(v: Any) -> list[Any]:
+        if type(v) is not list:
+            raise _Bad(f"is a {type(v).__name__}, not an array")
+        if not min_len <= len(v) <= max_len:
+            raise _Bad(f"has {len(v)} items, not {min_len}..{max_len}")
+        out = []
+        for i, x in enumerate(v):
+            try:
+                out.append(item(x))
+            except _Bad as err:
+                raise _Bad(f"item {i} {err}") from None
+        return out
+
+    return check
+
+
+def pair(first: Check, second: Check) -> Check:
+    def check(v: Any) -> tuple[Any, Any]:
+        if type(v) is not list or len(v) != 2:
+            raise _Bad("is not a pair")
+        try:
+            a = first(v[0])
+            b = second(v[1])
+        except _Bad as err:
+            raise _Bad(f"has an element that {err}") from None
+        return a, b
+
+    return check
+
+
+def mapping(v: Any) -> dict[str, Any]:
+    if type(v) is not dict:
+        raise _Bad(f"is a {type(v).__name__}, not a map")
+    return v
+
+
+SEQ = integer(0, MAX_SEQ)
+SEAT = integer(0, MAX_SEATS - 1)
+HASH = pattern(_HEX64, "64 lowercase hexadecimal digits")
+NONCE = binary(32)
+PACKS = array(pair(text(64, min_len=1), text(64)), 64)
+
+SCHEMAS: dict[str, dict[str, Check]] = {
+    # ---- handshake
+    "join": {
+        "proto": integer(0, 1 << 16),
+        "engine": text(64),
+        "packs": PACKS,
+        "name": text(32, min_len=1),
+        "nonce": NONCE,
+        "listen": integer(0, 65535),
+    },
+    "peer": {
+        "proto": integer(0, 1 << 16),
+        "engine": text(64),
+        "packs": PACKS,
+        "game_id": binary(16),
+        "seat": SEAT,
+        "nonce": NONCE,
+    },
+    "challenge": {"nonce": NONCE, "proof": binary(32)},
+    "auth": {"proof": binary(32)},
+    "welcome": {"seat": SEAT, "players": integer(2, MAX_SEATS)},
+    "table": {
+        "game_id": binary(16),
+        "seat": SEAT,
+        "players": integer(2, MAX_SEATS),
+        "names": array(text(32, min_len=1), MAX_SEATS, min_len=2),
+        "addrs": array(pair(text(255), integer(0, 65535)), MAX_SEATS, min_len=2),
+        "setup": mapping,
+        "start_hash": HASH,
+        "max_turns": integer(0, 1 << 20),
+        "reveal_timeout": number(0.001, 86400.0),
+        "keys": array(pair(SEAT, binary(32)), MAX_SEATS),
+    },
+    "confirm": {"game_id": binary(16), "start_hash": HASH},
+    "start": {},
+    "error": {"code": pattern(_CODE, "an error code"), "text": text(500)},
+    # ---- the game
+    "sync": {"seq": SEQ, "hash": HASH},
+    "decision": {
+        "seq": integer(1, MAX_SEQ),
+        "seat": SEAT,
+        "decision": array(text(64, min_len=1), 16, min_len=1),
+        "hash": HASH,
+    },
+    "commit": {"round": integer(1, MAX_SEQ), "commit": binary(32)},
+    "reveal": {"round": integer(1, MAX_SEQ), "nonce": NONCE},
+    "ack": {"seq": SEQ, "hash": HASH},
+    "end": {"seat": SEAT, "code": pattern(_CODE, "an error code"), "text": text(500)},
+    "desync": {"seq": SEQ, "hashes": array(pair(SEQ, HASH), 64)},
+    "chat": {"text": text(500, min_len=1)},
+    "ping": {},
+    "leave": {"text": text(500)},
+}
+
+
+def validate(message: dict[str, Any]) -> dict[str, Any]:
+    """The message with its fields checked (and pairs as tuples), or ProtocolError."""
+    kind = message.get("t")
+    if type(kind) is not str:
+        raise ProtocolError("bad-message", "a message has no string `t` naming its type")
+    schema = SCHEMAS.get(kind)
+    if schema is None:
+        raise ProtocolError("unknown-message", f"there is no message type {kind[:40]!r}")
+    out: dict[str, Any] = {"t": kind}
+    for name, check in schema.items():
+        if name not in message:
+            raise ProtocolError("bad-message", f"a {kind} message has no `{name}`")
+        try:
+            out[name] = check(message[name])
+        except _Bad as err:
+            raise ProtocolError("bad-message", f"a {kind} message's `{name}` {err}") from None
+    extra = sorted(str(k) for k in message if k != "t" and k not in schema)
+    if extra:
+        raise ProtocolError(
+            "bad-message", f"a {kind} message has a field it should not: `{extra[0][:40]}`"
+        )
+    return out
+
+
+def make(kind: str, **fields: Any) -> dict[str, Any]:
+    """A message to send; checked against its schema so we never send what we would refuse."""
+    message = {"t": kind, **fields}
+    validate(message)
+    return message

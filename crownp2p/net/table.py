@@ -1,0 +1,588 @@
+"""The three ways into a table: host one, join one, resume one from its record.
+
+Each is a trio service: ``async def ...(..., task_status=trio.TASK_STATUS_IGNORED)`` that
+reports once it is ready (the host's address and join code; the joiner's seat; the resumed
+seat) and returns the game's :class:`Outcome`. Everything that can go wrong for a reason the
+user can act on is a :class:`NetError` with one sentence.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from ..core.game import Game
+from ..core.record import Record
+from ..core.rules import Rules
+from ..core.setup import Setup
+from . import crypto
+from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
+from .handshake import Packs, join_accept, join_dial
+from .journal import Journal, JournalError, load, session_path
+from .link import FramedStream, Timeouts
+from .lockstep import Event, Lockstep, NonceSource, Outcome
+from .messages import make
+from .session import Decider, Hub, Session, TableInfo
+
+log = logging.getLogger("crownp2p.net")
+
+EventSink = Callable[[Event], None]
+
+
+@dataclass
+class HostReady:
+    """What ``host_table`` reports once it listens."""
+
+    address: str  # the address to share (this machine's LAN address when bound to all)
+    port: int
+    code: str
+
+
+def nonce_source(test_seed: int | str | None, seat: int) -> NonceSource:
+    if test_seed is None:
+        return lambda round_: crypto.new_nonce()
+    return lambda round_: crypto.insecure_nonce(test_seed, seat, round_)
+
+
+def lan_address() -> str:
+    """This machine's address on its default route (no packet is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def _check_players(rules: Rules, players: int) -> None:
+    seats = len(rules.seating.sides)
+    if players != seats:
+        raise NetError(f"these rules seat {seats} players, not {players}")
+
+
+def _check_record_path(record: str | Path | None) -> None:
+    if record is None:
+        return
+    path = Path(record)
+    if path.exists() or session_path(path).exists():
+        raise NetError(f"{path} already exists: choose another record file or remove it")
+    if not path.parent.is_dir():
+        raise NetError(f"cannot write {path}: there is no directory {path.parent}")
+
+
+async def _listen(host: str, port: int) -> list[trio.SocketListener]:
+    try:
+        return await trio.open_tcp_listeners(port, host=host or None)
+    except OSError as err:
+        why = err.strerror or str(err)
+        raise NetError(f"cannot listen on {host or '*'}:{port}: {why}") from None
+
+
+def _meta(info: TableInfo) -> dict[str, Any]:
+    return {
+        "game_id": info.game_id.hex(),
+        "seat": info.seat,
+        "players": info.names,
+        "packs": [list(p) for p in info.packs],
+    }
+
+
+def _make_session(
+    hub: Hub,
+    info: TableInfo,
+    game: Game,
+    record: Record,
+    decider: Decider,
+    *,
+    journal: Journal,
+    phase: str,
+    timeouts: Timeouts,
+    test_seed: int | str | None,
+    on_event: EventSink | None,
+    measure: bool,
+    known_nonces: dict[int, bytes] | None = None,
+) -> Session:
+    lockstep = Lockstep(
+        game,
+        record,
+        seat=info.seat,
+        game_id=info.game_id,
+        names=info.names,
+        journal=journal,
+        nonces=nonce_source(test_seed, info.seat),
+        max_turns=info.max_turns,
+        reveal_timeout=info.reveal_timeout,
+        reconnect_timeout=timeouts.reconnect,
+        known_nonces=known_nonces,
+        measure=measure,
+    )
+    hub.info = info
+    return Session(
+        hub,
+        lockstep,
+        info,
+        decider,
+        journal=journal,
+        record_table=info.to_json(),
+        phase=phase,
+        on_event=on_event,
+    )
+
+
+# ====================================================================== host
+
+
+async def host_table(
+    rules: Rules,
+    setup: Setup,
+    *,
+    decider: Decider,
+    packs: Packs,
+    name: str = "host",
+    bind: str = "0.0.0.0",
+    port: int = 0,
+    code: str | None = None,
+    record: str | Path | None = None,
+    max_turns: int = 0,
+    timeouts: Timeouts | None = None,
+    test_seed: int | str | None = None,
+    extra: dict[str, Any] | None = None,
+    on_event: EventSink | None = None,
+    measure: bool = False,
+    session_ready: Callable[[Session], None] | None = None,
+    task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
+) -> Outcome:
+    """Host a table for ``len(rules.seating.sides)`` players and play it to the end."""
+    timeouts = timeouts or Timeouts()
+    players = len(rules.seating.sides)
+    try:
+        code = crypto.check_code(code) if code is not None else crypto.new_join_code()
+    except ValueError as err:
+        raise NetError(str(err)) from None
+    _check_record_path(record)
+    try:
+        game = Game(rules, setup)
+    except (ValueError, KeyError) as err:
+        raise NetError(f"the setup cannot start a game: {err}") from None
+    listeners = await _listen(bind, port)
+    bound = listeners[0].socket.getsockname()
+    address = lan_address() if bind in ("", "0.0.0.0", "::") else bound[0]
+    port = bound[1]
+    seated: dict[int, tuple[str, tuple[str, int], bytes, FramedStream]] = {}
+    full = trio.Event()
+
+    async with trio.open_nursery() as nursery:
+        hub = Hub(nursery, timeouts, packs)
+
+        async def on_join(framed: FramedStream, hello: dict[str, Any]) -> None:
+            if full.is_set():
+                await framed.refuse("table-full", "this table is full")
+                return
+            try:
+                link_key = await join_accept(
+                    framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake
+                )
+            except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
+                log.warning("a player at %s was not admitted: %s", framed.peer, err)
+                await framed.aclose()
+                return
+            free = [s for s in range(1, players) if s not in seated]
+            if full.is_set() or not free:
+                await framed.refuse("table-full", "this table is full")
+                return
+            seat = free[0]
+            peer_ip = framed.peer.rsplit(":", 1)[0]
+            seated[seat] = (hello["name"], (peer_ip, hello["listen"]), link_key, framed)
+            try:
+                await framed.send(make("welcome", seat=seat, players=players))
+            except ConnectionLost:
+                del seated[seat]
+                await framed.aclose()
+                return
+            if on_event:
+                on_event(Event("joined", seat, hello["name"]))
+            if len(seated) == players - 1:
+                full.set()
+            await hub.run_link(framed, seat)
+            if not full.is_set() and seated.get(seat, (None, None, None, None))[3] is framed:
+                del seated[seat]  # left while we waited for the others: the seat is free again
+                if on_event:
+                    on_event(Event("left", seat, hello["name"]))
+
+        hub.on_join = on_join
+        nursery.start_soon(hub.serve, listeners)
+        task_status.started(HostReady(address, port, code))
+        if players > 1:
+            await full.wait()
+        hub.on_join = None
+
+        game_id = crypto.new_game_id(test_seed)
+        secret = secrets.token_bytes(32)
+        names = [name] + [seated[s][0] for s in range(1, players)]
+        addrs = [(address, port)] + [seated[s][1] for s in range(1, players)]
+        table_extra = dict(extra or {})
+        if test_seed is not None:
+            table_extra["test_seed"] = test_seed
+        info = TableInfo(
+            game_id,
+            0,
+            players,
+            names,
+            addrs,
+            {s: crypto.pair_key(secret, game_id, 0, s) for s in range(1, players)},
+            setup,
+            game.state_hash(),
+            max_turns,
+            timeouts.reveal,
+            list(packs),
+            (bind, port),
+            table_extra,
+        )
+        for seat in range(1, players):
+            link_key = seated[seat][2]
+            keys = [
+                [
+                    other,
+                    crypto.wrap_key(link_key, other, crypto.pair_key(secret, game_id, seat, other)),
+                ]
+                for other in range(players)
+                if other != seat
+            ]
+            hub.send(
+                seat,
+                make(
+                    "table",
+                    game_id=game_id,
+                    seat=seat,
+                    players=players,
+                    names=names,
+                    addrs=[list(a) for a in addrs],
+                    setup=setup.to_json(),
+                    start_hash=info.start_hash,
+                    max_turns=max_turns,
+                    reveal_timeout=float(timeouts.reveal),
+                    keys=keys,
+                ),
+            )
+        record_obj = Record.begin(game, **_meta(info))
+        session = _make_session(
+            hub,
+            info,
+            game,
+            record_obj,
+            decider,
+            journal=Journal(record),
+            phase="host",
+            timeouts=timeouts,
+            test_seed=test_seed,
+            on_event=on_event,
+            measure=measure,
+        )
+        if session_ready:
+            session_ready(session)
+        try:
+            outcome = await session.run()
+        except JournalError as err:
+            raise NetError(str(err)) from None
+        nursery.cancel_scope.cancel()
+    return outcome
+
+
+# ====================================================================== join
+
+
+async def _await_table(framed: FramedStream, timeouts: Timeouts) -> dict[str, Any]:
+    """Wait for the host to fill the table, pinging so neither side thinks the other gone."""
+    quiet_since = trio.current_time()
+    while True:
+        with trio.move_on_after(timeouts.keepalive) as scope:
+            try:
+                msg = await framed.receive()
+            except ProtocolError as err:
+                await framed.refuse(err.code, str(err))
+                raise NetError(f"the host sent an unreadable message: {err}") from None
+            except ConnectionLost:
+                raise NetError("the host closed the connection before the game began") from None
+        if scope.cancelled_caught:
+            if trio.current_time() - quiet_since > timeouts.idle:
+                raise NetError(f"the host has been silent for {timeouts.idle:g} s")
+            await framed.send(make("ping"))
+            continue
+        quiet_since = trio.current_time()
+        if msg["t"] == "ping":
+            continue
+        if msg["t"] == "error":
+            raise NetError(f"the host ended the table: {msg['text']}")
+        if msg["t"] != "table":
+            await framed.refuse("unexpected", f"expected the table, not a {msg['t']} message")
+            raise NetError(f"the host sent {msg['t']} instead of the table")
+        return msg
+
+
+async def join_table(
+    rules: Rules,
+    host: str,
+    port: int,
+    *,
+    code: str,
+    decider: Decider,
+    packs: Packs,
+    name: str = "player",
+    record: str | Path | None = None,
+    timeouts: Timeouts | None = None,
+    test_seed: int | str | None = None,
+    extra: dict[str, Any] | None = None,
+    on_event: EventSink | None = None,
+    measure: bool = False,
+    session_ready: Callable[[Session], None] | None = None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> Outcome:
+    """Join the table at ``host:port`` and play it to the end."""
+    timeouts = timeouts or Timeouts()
+    _check_record_path(record)
+    try:
+        code = crypto.check_code(code)
+    except ValueError as err:
+        raise NetError(str(err)) from None
+    try:
+        with trio.fail_after(timeouts.handshake):
+            stream = await trio.open_tcp_stream(host, port)
+    except trio.TooSlowError:
+        raise NetError(f"the host at {host}:{port} did not answer") from None
+    except OSError as err:
+        raise NetError(f"cannot reach the host at {host}:{port}: {err.strerror or err}") from None
+    framed = FramedStream(stream)
+    try:
+        local_ip = stream.socket.getsockname()[0]
+        listeners = await _listen(local_ip, 0)
+        listen_port = listeners[0].socket.getsockname()[1]
+        try:
+            joined = await join_dial(
+                framed,
+                code=code,
+                name=name,
+                packs=packs,
+                listen_port=listen_port,
+                timeout=timeouts.handshake,
+            )
+        except HandshakeError as err:
+            raise NetError(f"the host refused to seat us: {err}") from None
+        except (PeerTimeout, ConnectionLost) as err:
+            raise NetError(str(err)) from None
+        task_status.started(joined.seat)
+        if on_event:
+            on_event(Event("seated", joined.seat, f"seat {joined.seat} of {joined.players}"))
+        table = await _await_table(framed, timeouts)
+        info, game = await _accept_table(framed, table, rules, joined, host, port, packs, test_seed)
+    except BaseException:
+        await framed.aclose()
+        raise
+    info.listen = (local_ip, listen_port)
+    info.extra.update(extra or {})
+    record_obj = Record.begin(game, **_meta(info))
+    async with trio.open_nursery() as nursery:
+        hub = Hub(nursery, timeouts, packs)
+        session = _make_session(
+            hub,
+            info,
+            game,
+            record_obj,
+            decider,
+            journal=Journal(record),
+            phase="join",
+            timeouts=timeouts,
+            test_seed=test_seed,
+            on_event=on_event,
+            measure=measure,
+        )
+        nursery.start_soon(hub.serve, listeners)
+        nursery.start_soon(hub.run_link, framed, 0)
+        if session_ready:
+            session_ready(session)
+        try:
+            outcome = await session.run()
+        except JournalError as err:
+            raise NetError(str(err)) from None
+        nursery.cancel_scope.cancel()
+    return outcome
+
+
+async def _accept_table(
+    framed: FramedStream,
+    table: dict[str, Any],
+    rules: Rules,
+    joined: Any,
+    host: str,
+    port: int,
+    packs: Packs,
+    test_seed: int | str | None,
+) -> tuple[TableInfo, Game]:
+    """Check the host's table against our own engine; refuse it with a reason if it differs."""
+
+    async def refuse(code: str, text: str) -> NetError:
+        await framed.refuse(code, text)
+        return NetError(f"the table cannot be played here: {text}")
+
+    players = table["players"]
+    if players != len(rules.seating.sides):
+        raise await refuse(
+            "players",
+            f"the table is for {players} players; these rules seat {len(rules.seating.sides)}",
+        )
+    if (
+        table["seat"] != joined.seat
+        or len(table["names"]) != players
+        or len(table["addrs"]) != players
+    ):
+        raise await refuse("bad-message", "the table does not match the seat we were given")
+    try:
+        setup = Setup.from_json(table["setup"])
+        game = Game(rules, setup)
+    except Exception as err:  # any setup our engine cannot build is refused, not crashed on
+        raise await refuse(
+            "setup", f"the setup cannot be built ({type(err).__name__}: {err})"
+        ) from None
+    if game.state_hash() != table["start_hash"]:
+        raise await refuse("setup", "the setup starts from a different state here")
+    keys = {other: crypto.unwrap_key(joined.link_key, other, key) for other, key in table["keys"]}
+    if set(keys) != set(range(players)) - {joined.seat}:
+        raise await refuse("bad-message", "the table lacks a pair key")
+    addrs = [tuple(a) for a in table["addrs"]]
+    addrs[0] = (host, port)  # the host is where we reached it
+    extra: dict[str, Any] = {}
+    if test_seed is not None:
+        extra["test_seed"] = test_seed
+    info = TableInfo(
+        table["game_id"],
+        joined.seat,
+        players,
+        list(table["names"]),
+        addrs,  # type: ignore[arg-type]
+        keys,
+        setup,
+        table["start_hash"],
+        table["max_turns"],
+        table["reveal_timeout"],
+        list(packs),
+        None,
+        extra,
+    )
+    return info, game
+
+
+# ====================================================================== resume
+
+
+async def resume_table(
+    rules: Rules,
+    record: str | Path,
+    *,
+    decider: Decider,
+    packs: Packs,
+    timeouts: Timeouts | None = None,
+    on_event: EventSink | None = None,
+    measure: bool = False,
+    session_ready: Callable[[Session], None] | None = None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> Outcome:
+    """Continue the game in ``record`` where this peer left it."""
+    timeouts = timeouts or Timeouts()
+    try:
+        rec, session_file = load(record)
+        info = TableInfo.from_json(session_file.table)
+    except JournalError as err:
+        raise NetError(str(err)) from None
+    except (KeyError, TypeError, ValueError) as err:
+        raise NetError(f"the session file of {record} cannot be read ({err})") from None
+    if session_file.end is not None:
+        raise NetError(
+            f"that game is over: {session_file.end.get('reason') or session_file.end['result']}"
+        )
+    _check_players(rules, info.players)
+    game = replay(rules, rec, info.seat, decider)
+    test_seed = info.extra.get("test_seed")
+    listeners: list[trio.SocketListener] = []
+    if info.seat < info.players - 1 and info.listen is not None:
+        listeners = await _listen(info.listen[0], info.listen[1])
+    journal = Journal(record)
+    try:
+        journal.reopen()
+    except JournalError as err:
+        raise NetError(str(err)) from None
+    async with trio.open_nursery() as nursery:
+        hub = Hub(nursery, timeouts, packs)
+        session = _make_session(
+            hub,
+            info,
+            game,
+            rec,
+            decider,
+            journal=journal,
+            phase="resume",
+            timeouts=timeouts,
+            test_seed=test_seed,
+            on_event=on_event,
+            measure=measure,
+            known_nonces=session_file.nonces,
+        )
+        if listeners:
+            nursery.start_soon(hub.serve, listeners)
+        task_status.started(info.seat)
+        if session_ready:
+            session_ready(session)
+        try:
+            outcome = await session.run()
+        except JournalError as err:
+            raise NetError(str(err)) from None
+        nursery.cancel_scope.cancel()
+    return outcome
+
+
+def replay(rules: Rules, record: Record, seat: int, decider: Decider | None = None) -> Game:
+    """Rebuild the game from a record, checking every hash; our own past decisions are shown
+    to the decider's ``replay`` so a bot's random source resumes where it was."""
+    try:
+        game = record.new_game(rules)
+    except (ValueError, KeyError) as err:
+        raise NetError(f"the record's setup cannot be built: {err}") from None
+    if game.state_hash() != record.start_hash:
+        raise NetError("the record does not replay: its starting state differs")
+    observe = getattr(decider, "replay", None)
+    for step in record.steps:
+        if observe is not None and step.seat == seat:
+            observe(game, step.decision)
+        try:
+            game.apply(step.decision)
+        except ValueError as err:
+            raise NetError(
+                f"the record does not replay: step {step.seq} is illegal ({err})"
+            ) from None
+        if game.state_hash() != step.hash:
+            raise NetError(f"the record does not replay: the hash after step {step.seq} differs")
+    return game
+
+
+def address_of(text: str, default_port: int | None = None) -> tuple[str, int]:
+    """``HOST:PORT`` (or ``[V6]:PORT``) to a pair, or ValueError with a sentence."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep:
+        if default_port is None:
+            raise ValueError(f"{text!r} is not HOST:PORT")
+        host, port_text = text, str(default_port)
+    host = host.strip("[]")
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"{port_text!r} is not a port number") from None
+    if not 0 < port < 65536:
+        raise ValueError(f"{port} is not a port number (1 to 65535)")
+    if not host:
+        raise ValueError(f"{text!r} has no host")
+    return host, port

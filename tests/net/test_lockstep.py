@@ -1,0 +1,310 @@
+"""The lockstep rules, on an in-memory table: whole games, every bad input a peer can send, and
+every commit-reveal failure. The honest peer's game and record must come out untouched."""
+
+from __future__ import annotations
+
+import pytest
+from harness import MemoryTable
+
+from crownp2p.core.game import CHANCE
+from crownp2p.core.record import verify
+from crownp2p.core.setup import Setup, parse_supply
+from crownp2p.net import crypto
+from crownp2p.net.local import play_local
+from crownp2p.net.messages import make
+
+
+def finished(table: MemoryTable) -> list:
+    return [p.outcome for p in table.peers]
+
+
+@pytest.mark.parametrize("seats, bot", [(2, "random"), (2, "greedy"), (4, "random")])
+def test_a_whole_table_matches_the_same_game_in_one_process(seats, bot, rules2, rules4) -> None:
+    rules = rules2 if seats == 2 else rules4
+    for seed in (1, 2):
+        table = MemoryTable(rules, Setup(), [bot] * seats, seed=seed, test_seed=seed, max_turns=200)
+        table.connect()
+        table.pump()
+        local = play_local(rules, Setup(), [bot] * seats, seed=seed, test_seed=seed, max_turns=200)
+        outcomes = finished(table)
+        assert {o.final_hash for o in outcomes} == {local.final_hash}
+        for peer in table.peers:
+            assert verify(rules, peer.record).ok
+            assert [s.hash for s in peer.record.steps] == [s.hash for s in local.record.steps]
+
+
+def test_a_random_supply_is_a_chance_step_too(rules2) -> None:
+    setup = parse_supply("random", rules2.variable_cards, rules2.cards.names())
+    table = MemoryTable(rules2, setup, ["random", "random"], seed=3, test_seed=3, max_turns=50)
+    table.connect()
+    table.pump()
+    first = table.peers[0].record.steps[0]
+    assert first.seat == CHANCE
+    assert table.peers[0].outcome.final_hash == table.peers[1].outcome.final_hash
+
+
+# ---------------------------------------------------------------------- bad inputs
+
+
+def waiting_for(rules, seat: int, *, steps: int = 12, seats: int = 2) -> MemoryTable:
+    """A table played a little way in, now waiting for ``seat`` (which no bot plays)."""
+    table = MemoryTable(rules, Setup(), ["random"] * seats, seed=5, test_seed=5)
+    table.bot_seats = set(range(seats)) - {seat}
+    table.connect()
+    peer = table.peers[seat]
+    for _ in range(1000):
+        table.pump()
+        assert peer.outcome is None
+        if peer.my_turn and peer.applied >= steps:
+            return table
+        if peer.my_turn:
+            peer.decide(table.bots[seat].choose(peer.game), table.now)
+    raise AssertionError("never got there")
+
+
+def errors_to(table: MemoryTable, src: int, dst: int) -> list[dict]:
+    table.collect(src)
+    sent = [m for (s, d, m) in table.log if (s, d) == (src, dst)] + list(table.wire[(src, dst)])
+    return [m for m in sent if m["t"] == "error"]
+
+
+def untouched(table: MemoryTable, seat: int, applied: int) -> None:
+    peer = table.peers[seat]
+    assert peer.applied == applied
+    assert peer.game.state_hash() == peer.hash_at(applied)
+    assert verify(peer.rules, peer.record).ok
+
+
+def forfeit_of(table: MemoryTable, honest: int, culprit: int, code: str) -> None:
+    outcome = table.peers[honest].outcome
+    assert outcome is not None and outcome.result == "forfeit", outcome
+    assert outcome.culprit == culprit
+    assert outcome.winner == table.rules.seating.sides[honest]
+    assert code in [m["code"] for m in errors_to(table, honest, culprit)]
+
+
+def test_a_decision_out_of_turn_is_a_forfeit(rules2) -> None:
+    table = waiting_for(rules2, 0)
+    n = table.peers[0].applied
+    legal = table.peers[0].game.legal()[0]
+    table.inject(1, 0, make("decision", seq=n + 1, seat=1, decision=list(legal), hash="0" * 64))
+    forfeit_of(table, 0, 1, "out-of-turn")
+    untouched(table, 0, n)
+
+
+def test_a_decision_not_in_the_legal_list_is_a_forfeit(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
+    bad = make("decision", seq=n + 1, seat=1, decision=["march", "a1", "h8"], hash="0" * 64)
+    table.inject(1, 0, bad)
+    forfeit_of(table, 0, 1, "illegal-decision")
+    assert "march a1 h8" in table.peers[0].outcome.reason
+    untouched(table, 0, n)
+
+
+def test_a_decision_that_skips_a_seq_is_a_forfeit(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
+    legal = list(table.peers[1].game.legal()[0])
+    table.inject(1, 0, make("decision", seq=n + 3, seat=1, decision=legal, hash="0" * 64))
+    forfeit_of(table, 0, 1, "bad-seq")
+    untouched(table, 0, n)
+
+
+def test_a_decision_rewriting_an_applied_seq_is_a_forfeit(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
+    table.inject(1, 0, make("decision", seq=2, seat=1, decision=["end"], hash="0" * 64))
+    forfeit_of(table, 0, 1, "bad-seq")
+    untouched(table, 0, n)
+
+
+def test_a_forged_hash_stops_the_game_as_a_desync_naming_the_seq(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
+    legal = list(table.peers[1].game.legal()[0])
+    table.inject(1, 0, make("decision", seq=n + 1, seat=1, decision=legal, hash="0" * 64))
+    outcome = table.peers[0].outcome
+    assert outcome.result == "desync" and outcome.seq == n + 1
+    assert "hash-mismatch" in [m["code"] for m in errors_to(table, 0, 1)]
+    assert verify(rules2, table.peers[0].record).ok  # the record is kept, and still true
+
+
+def test_a_replayed_decision_is_refused_and_ignored(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    peer1 = table.peers[1]
+    peer1.decide(table.bots[1].choose(peer1.game), table.now)
+    table.collect(1)
+    (frame,) = [m for m in table.wire[(1, 0)] if m["t"] == "decision"]
+    table.pump()
+    n = table.peers[0].applied
+    table.inject(1, 0, frame)  # the same frame again
+    assert table.peers[0].outcome is None
+    assert "replayed" in [m["code"] for m in errors_to(table, 0, 1)]
+    untouched(table, 0, n)
+
+
+def test_a_seat_impersonating_another_is_a_forfeit(rules4) -> None:
+    table = waiting_for(rules4, 2, seats=4)
+    n = table.peers[0].applied
+    legal = list(table.peers[2].game.legal()[0])
+    # seat 3 signs a decision as seat 2, whose turn it is
+    table.inject(3, 0, make("decision", seq=n + 1, seat=2, decision=legal, hash="0" * 64))
+    forfeit_of(table, 0, 3, "impersonation")
+    untouched(table, 0, n)
+
+
+def test_an_unexpected_message_mid_game_is_refused(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    table.inject(1, 0, make("welcome", seat=1, players=2))
+    assert table.peers[0].outcome is None
+    assert "unexpected" in [m["code"] for m in errors_to(table, 0, 1)]
+
+
+def test_an_equivocating_peer_is_caught_at_the_first_differing_seq(rules4) -> None:
+    """Seat 3 tells seat 0 one thing and everyone else another; the desync names that seq."""
+    table = waiting_for(rules4, 3, seats=4)
+    liar = table.peers[3]
+    legal = liar.game.legal()
+    assert len(legal) > 1
+    honest_choice, lie = legal[0], legal[-1]
+    seq = liar.applied + 1
+    shadow = table.peers[0].game.clone()
+    shadow.apply(lie)
+    liar.decide(honest_choice, table.now)
+    table.collect(3)
+    for m in table.wire[(3, 0)]:
+        if m["t"] == "decision":
+            m["decision"], m["hash"] = list(lie), shadow.state_hash()
+    table.bot_seats = {0, 1, 2, 3}
+    table.pump()
+    outcomes = finished(table)
+    assert all(o is not None and o.result == "desync" for o in outcomes)
+    assert {o.seq for o in outcomes} == {seq}
+    for peer in table.peers:
+        assert verify(rules4, peer.record).ok
+
+
+# ---------------------------------------------------------------------- commit-reveal
+
+
+def at_a_round(rules) -> tuple[MemoryTable, int]:
+    """A table stopped where a chance round has begun and seat 1's commitment is in flight."""
+    table = MemoryTable(rules, Setup(), ["random", "random"], seed=6, test_seed=6)
+    held = []
+
+    def hold(src, dst, msg):
+        if src == 1 and msg["t"] in ("commit", "reveal") and msg["round"] > 20:
+            held.append((dst, msg))
+            return []
+        return [msg]
+
+    table.tamper = hold
+    table.connect()
+    table.pump()
+    assert held, "no chance round after seq 20"
+    return table, held
+
+
+def test_all_commitments_come_before_any_reveal(rules2) -> None:
+    table, held = at_a_round(rules2)
+    round_ = held[0][1]["round"]
+    # seat 0 committed, but holds its reveal until seat 1's commitment is in
+    sent = [m for (src, dst, m) in table.log if src == 0 and m.get("round") == round_]
+    assert [m["t"] for m in sent] == ["commit"]
+    table.tamper = None
+    for dst, msg in held:
+        table.peers[dst].on_message(1, msg, table.now)
+    table.pump()
+    order = [m["t"] for (src, dst, m) in table.log if src == 0 and m.get("round") == round_]
+    assert order == ["commit", "reveal"]
+
+
+def test_a_reveal_that_does_not_open_its_commitment_is_a_forfeit(rules2) -> None:
+    table, held = at_a_round(rules2)
+    (dst, commit), *_ = held
+    n = table.peers[0].applied
+    table.peers[0].on_message(1, commit, table.now)
+    table.collect(0)
+    table.inject(1, 0, make("reveal", round=commit["round"], nonce=b"\x00" * 32))
+    forfeit_of(table, 0, 1, "bad-reveal")
+    assert "does not open its commitment" in table.peers[0].outcome.reason
+    untouched(table, 0, n)
+
+
+def test_a_late_reveal_is_a_forfeit(rules2) -> None:
+    table, held = at_a_round(rules2)
+    (dst, commit), *_ = held
+    table.peers[0].on_message(1, commit, table.now)
+    table.pump()  # seat 0 reveals; seat 1's reveal is held back from now on
+    assert table.peers[0].outcome is None
+    table.tick(table.peers[0].reveal_timeout + 1)
+    forfeit_of(table, 0, 1, "late-reveal")
+    assert "did not reveal" in table.peers[0].outcome.reason
+
+
+def test_a_late_commitment_is_a_forfeit(rules2) -> None:
+    table, held = at_a_round(rules2)
+    table.tick(table.peers[0].reveal_timeout + 1)
+    forfeit_of(table, 0, 1, "late-commit")
+
+
+def test_a_changed_commitment_is_a_forfeit(rules2) -> None:
+    table, held = at_a_round(rules2)
+    (dst, commit), *_ = held
+    table.peers[0].on_message(1, commit, table.now)
+    table.inject(1, 0, make("commit", round=commit["round"], commit=b"\x07" * 32))
+    forfeit_of(table, 0, 1, "bad-commit")
+
+
+def test_a_reveal_before_its_commitment_is_a_forfeit(rules2) -> None:
+    table, held = at_a_round(rules2)
+    round_ = held[0][1]["round"]
+    nonce = crypto.insecure_nonce(6, 1, round_)
+    table.inject(1, 0, make("reveal", round=round_, nonce=nonce))
+    forfeit_of(table, 0, 1, "bad-reveal")
+
+
+def test_the_seed_is_the_hash_of_the_reveals_in_seat_order(rules2) -> None:
+    table = MemoryTable(rules2, Setup(), ["random", "random"], seed=2, test_seed=2, max_turns=5)
+    table.connect()
+    table.pump()
+    step = table.peers[0].record.steps[0]
+    nonces = [crypto.insecure_nonce(2, s, 1) for s in (0, 1)]
+    assert step.decision == ("seed", crypto.chance_seed(table.game_id, 1, nonces))
+    commit = crypto.commitment(table.game_id, 1, 1, nonces[1])
+    assert (
+        commit
+        == __import__("hashlib")
+        .sha256(table.game_id + (1).to_bytes(8, "big") + bytes([1]) + nonces[1])
+        .digest()
+    )
+
+
+# ---------------------------------------------------------------------- resign, leave, chat
+
+
+def test_resigning_ends_the_game_for_everyone(rules4) -> None:
+    table = waiting_for(rules4, 2, seats=4)
+    table.peers[2].resign("enough")
+    table.pump()
+    for peer in table.peers:
+        assert peer.outcome.result == "forfeit" and peer.outcome.culprit == 2
+        assert peer.outcome.winner == 1  # seat 2 plays for side 0
+        assert "resigned" in peer.outcome.reason
+
+
+def test_leaving_mid_game_counts_as_resigning(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    table.inject(1, 0, make("leave", text="dinner"))
+    outcome = table.peers[0].outcome
+    assert outcome.result == "forfeit" and outcome.winner == 0 and "dinner" in outcome.reason
+
+
+def test_chat_reaches_every_peer(rules4) -> None:
+    table = waiting_for(rules4, 1, seats=4)
+    table.peers[1].chat("nice move")
+    table.pump()
+    for seat in (0, 2, 3):
+        texts = [e.text for e in table.peers[seat].take_events() if e.kind == "chat"]
+        assert texts == ["nice move"]

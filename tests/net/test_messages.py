@@ -1,0 +1,139 @@
+"""Every message type is checked against its schema after decoding."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crownp2p.net.errors import ProtocolError
+from crownp2p.net.frames import FrameDecoder, encode_frame
+from crownp2p.net.messages import SCHEMAS, make, validate
+
+H = "0f" * 32
+VALID = {
+    "join": dict(
+        proto=1, engine="e", packs=[["crownp2p", "0.1.0"]], name="ann", nonce=b"n" * 32, listen=4000
+    ),
+    "peer": dict(proto=1, engine="e", packs=[], game_id=b"g" * 16, seat=2, nonce=b"n" * 32),
+    "challenge": dict(nonce=b"n" * 32, proof=b"p" * 32),
+    "auth": dict(proof=b"p" * 32),
+    "welcome": dict(seat=1, players=2),
+    "table": dict(
+        game_id=b"g" * 16,
+        seat=1,
+        players=2,
+        names=["a", "b"],
+        addrs=[["10.0.0.1", 4000], ["10.0.0.2", 4001]],
+        setup={"piles": []},
+        start_hash=H,
+        max_turns=0,
+        reveal_timeout=5.0,
+        keys=[[0, b"k" * 32]],
+    ),
+    "confirm": dict(game_id=b"g" * 16, start_hash=H),
+    "start": {},
+    "error": dict(code="bad-seq", text="why"),
+    "sync": dict(seq=0, hash=H),
+    "decision": dict(seq=1, seat=0, decision=["end"], hash=H),
+    "commit": dict(round=1, commit=b"c" * 32),
+    "reveal": dict(round=1, nonce=b"n" * 32),
+    "ack": dict(seq=3, hash=H),
+    "end": dict(seat=1, code="resign", text="gg"),
+    "desync": dict(seq=4, hashes=[[4, H]]),
+    "chat": dict(text="hi"),
+    "ping": {},
+    "leave": dict(text=""),
+}
+
+
+def through_the_wire(msg: dict) -> dict:
+    (decoded,) = FrameDecoder().feed(encode_frame(msg))
+    return decoded
+
+
+def test_every_message_type_has_a_valid_sample() -> None:
+    assert set(VALID) == set(SCHEMAS)
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMAS))
+def test_a_valid_message_survives_the_wire_and_the_schema(kind: str) -> None:
+    msg = validate(through_the_wire(make(kind, **VALID[kind])))
+    assert msg["t"] == kind
+
+
+@pytest.mark.parametrize("kind", sorted(k for k in SCHEMAS if SCHEMAS[k]))
+def test_a_missing_field_is_refused(kind: str) -> None:
+    for field in SCHEMAS[kind]:
+        fields = dict(VALID[kind])
+        del fields[field]
+        with pytest.raises(ProtocolError, match=f"no `{field}`") as err:
+            validate({"t": kind, **fields})
+        assert err.value.code == "bad-message"
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMAS))
+def test_an_extra_field_is_refused(kind: str) -> None:
+    with pytest.raises(ProtocolError, match="should not") as err:
+        validate({"t": kind, **VALID[kind], "sneaky": 1})
+    assert err.value.code == "bad-message"
+
+
+def test_an_unknown_message_is_refused_by_name() -> None:
+    with pytest.raises(ProtocolError) as err:
+        validate({"t": "teleport"})
+    assert err.value.code == "unknown-message" and "teleport" in str(err.value)
+    with pytest.raises(ProtocolError) as err:
+        validate({"seq": 1})
+    assert err.value.code == "bad-message"
+
+
+@pytest.mark.parametrize(
+    "kind, field, value, words",
+    [
+        ("decision", "seq", True, "not an integer"),
+        ("decision", "seq", -1, "outside"),
+        ("decision", "seat", 9, "outside"),
+        ("decision", "hash", "AB" * 32, "hexadecimal"),
+        ("decision", "decision", [], "items"),
+        ("decision", "decision", ["x" * 65], "characters"),
+        ("decision", "decision", [3], "not a string"),
+        ("commit", "commit", b"short", "bytes"),
+        ("commit", "commit", "c" * 32, "not bytes"),
+        ("chat", "text", "x" * 501, "characters"),
+        ("chat", "text", "bell\x07", "control"),
+        ("table", "addrs", [["h", 1]], "items"),
+        ("table", "addrs", [["h", 1], ["h"]], "pair"),
+        ("table", "setup", [], "not a map"),
+        ("table", "reveal_timeout", 0, "outside"),
+    ],
+)
+def test_bad_fields_are_refused_with_the_field_named(kind, field, value, words) -> None:
+    with pytest.raises(ProtocolError, match=f"`{field}` .*{words}") as err:
+        validate({"t": kind, **{**VALID[kind], field: value}})
+    assert err.value.code == "bad-message"
+
+
+def test_we_never_make_a_message_we_would_refuse() -> None:
+    with pytest.raises(ProtocolError):
+        make("ack", seq=-5, hash=H)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(SCHEMAS)),
+    st.dictionaries(
+        st.sampled_from(["seq", "seat", "hash", "round", "text", "decision", "nonce", "x"]),
+        st.none()
+        | st.integers(-(2**63), 2**64 - 1)
+        | st.text(max_size=70)
+        | st.binary(max_size=40)
+        | st.lists(st.text(max_size=5), max_size=3),
+        max_size=5,
+    ),
+)
+def test_fuzzed_messages_validate_or_are_refused_never_crash(kind: str, fields: dict) -> None:
+    try:
+        validate(through_the_wire({"t": kind, **fields}))
+    except ProtocolError as err:
+        assert err.code in ("bad-message", "unknown-message")
