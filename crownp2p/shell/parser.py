@@ -109,8 +109,11 @@ def why_not(text: str, game: Game, seat: int, extra_words: Iterable[str] = ()) -
         reason = f"`{line}` is not possible now"
     except InputError as err:
         reason = str(err)
-    reason = _reason(normal(line), game, seat, legal) or reason
-    close = did_you_mean(line, legal, extra_words)
+    specific = _reason(normal(line), game, seat, legal)
+    close = None
+    if specific is None or specific.startswith("There is no card"):  # else it says enough
+        close = did_you_mean(line, legal, extra_words)
+    reason = specific or reason
     hint = f" Did you mean `{close}`?" if close else ""
     return f"{reason.rstrip('.')}.{hint} {possible_now(legal)}"
 
@@ -120,7 +123,7 @@ def did_you_mean(line: str, legal: list[Decision], extra_words: Iterable[str] = 
     texts += [d[1] + d[2] for d in legal if d[0] in MOVE_KINDS and len(d) == 3]
     texts += list(extra_words)
     by_lower = {t.lower(): t for t in texts}
-    close = difflib.get_close_matches(normal(line), list(by_lower), n=1, cutoff=0.7)
+    close = difflib.get_close_matches(normal(line), list(by_lower), n=1, cutoff=0.6)
     return by_lower[close[0]] if close else None
 
 
@@ -223,7 +226,8 @@ def _why_not_buy(game: Game, name: str) -> str | None:
         return "You have no buys left"
     cost = game.cost(card.name)
     if cost > game.gold:
-        more = "" if game.bought else " (play treasures first: `treasure all`)"
+        treasures = any(d[0] == "treasure" for d in game.legal())
+        more = " (play treasures first: `treasure all`)" if treasures else ""
         return f"{card.name} costs {cost} and you have {game.gold} gold{more}"
     return None
 

@@ -159,7 +159,7 @@ def player_block(game: Game, seat: int, viewer: int, unicode: bool, reveal: bool
     dot = " · " if unicode else ", "
     name = game.seat_name(seat)
     lines: list[Fragment] = [
-        (f"class:player.{name}", f"{name}{dot}{owner_case(game, seat)}{dot}{who}"),
+        (f"class:player.{name}", dot.join(filter(None, [name, owner_case(game, seat), who]))),
         ("", f"  hand {p['hand_size']}{dot}deck {p['deck']}{dot}discard {len(p['discard'])}"),
         ("", f"  Barracks: {counted(view['barracks'][seat], unicode)}"),
     ]

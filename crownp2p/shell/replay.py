@@ -20,6 +20,7 @@ from . import render
 from .cli import CommandError
 from .commands import HELP, MOVES, QUIT, Reply, ShellCommand, registry
 from .table import TurnTally, marked_squares
+from .toolbar import counts_left
 
 
 class ReplayError(ValueError):
@@ -227,8 +228,9 @@ class Replay:
         parts.append(f"turn {game.turn} of {last}")
         if not game.over:
             parts.append(f"{game.seat_name(game.active)}'s turn, {game.phase}")
+            left = counts_left(game)
             parts.append(
-                f"orders {game.orders}{dot}actions {game.actions}{dot}buys {game.buys}"
+                f"orders {left['order']}{dot}actions {left['action']}{dot}buys {left['buy']}"
                 f"{dot}gold {game.gold}"
             )
         return [("class:bottom-toolbar.turn", dot.join(parts)), ("", f"{dot}{keys} ")]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
 import signal
 import sys
@@ -138,19 +139,33 @@ def run_terminal(
             return internal_error(err, shell, sys.stdout)
 
 
-class Screen:
-    """Prints above the prompt, in the style of the shell."""
+def colour_depth() -> Any:
+    """Monochrome when ``NO_COLOR`` is set, whatever output prompt_toolkit was given;
+    otherwise prompt_toolkit's own choice for the terminal."""
+    from prompt_toolkit.output import ColorDepth
 
-    def __init__(self) -> None:
+    return ColorDepth.DEPTH_1_BIT if os.environ.get("NO_COLOR") else None
+
+
+class Screen:
+    """Prints above the prompt, in the style of the shell (``output`` for tests)."""
+
+    def __init__(self, output: Any = None) -> None:
         from .style import prompt_style
 
         self.style = prompt_style()
+        self.output = output
 
     def print(self, fragments: Fragments) -> None:
         from prompt_toolkit import print_formatted_text
         from prompt_toolkit.formatted_text import FormattedText
 
-        print_formatted_text(FormattedText(fragments), style=self.style)
+        print_formatted_text(
+            FormattedText(fragments),
+            style=self.style,
+            output=self.output,
+            color_depth=colour_depth(),
+        )
 
     def reply(self, reply: Reply) -> None:
         if reply.news:
@@ -178,11 +193,21 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
     from prompt_toolkit.history import InMemoryHistory
 
     screen = Screen()
-    shell.listen(screen.from_outside)
+    drawn: dict[int, FormattedText] = {}  # by width; prompt_toolkit asks many times a render
+
+    def changed(reply: Reply) -> None:
+        drawn.clear()
+        screen.from_outside(reply)
+
+    shell.listen(changed)
 
     def message() -> FormattedText:
         width = get_app().output.get_size().columns
-        return FormattedText([*shell.screen(width), ("", "\n"), ("class:prompt", shell.message())])
+        if width not in drawn:
+            drawn.clear()
+            fragments = [*shell.screen(width), ("", "\n"), ("class:prompt", shell.message())]
+            drawn[width] = FormattedText(fragments)
+        return drawn[width]
 
     session: PromptSession[str] = PromptSession(
         message,
@@ -193,6 +218,7 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         style=screen.style,
         key_bindings=getattr(shell, "key_bindings", lambda: None)(),
         erase_when_done=True,
+        color_depth=colour_depth(),
         reserve_space_for_menu=6,
     )
     screen.reply(shell.opening())
@@ -200,13 +226,14 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         if before_prompt is not None:
             before_prompt(shell)
         try:
-            line = await session.prompt_async()
+            line = await session.prompt_async(pre_run=lambda: _interrupted_before(pressed))
         except (KeyboardInterrupt, EOFError):
             if await _leave(shell, screen):
                 return 0
             continue
         screen.print([("class:prompt", shell.message()), ("class:echo", line)])
         reply = shell.handle(line)
+        drawn.clear()
         screen.reply(reply)
         if reply.quit:
             return 0
@@ -216,13 +243,24 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
                 return 0
 
 
+def _interrupted_before(pressed: list[int]) -> None:
+    """A Ctrl-C that came between two prompts (the terminal was not yet in raw mode) counts
+    as pressed at the new prompt."""
+    from prompt_toolkit.application.current import get_app
+
+    if pressed:
+        pressed.clear()
+        get_app().exit(exception=KeyboardInterrupt())
+
+
 async def _leave(shell: Any, screen: Screen) -> bool:
     from prompt_toolkit import PromptSession
 
     question = shell.leave_question()
     if question is not None:
         try:
-            answer = await PromptSession(style=screen.style).prompt_async(question)
+            session = PromptSession(style=screen.style, color_depth=colour_depth())
+            answer = await session.prompt_async(question)
         except (KeyboardInterrupt, EOFError):
             answer = "y"  # pressed again: they mean it
         if answer.strip().lower() not in ("y", "yes"):

@@ -7,7 +7,19 @@ from typing import TYPE_CHECKING
 from .render import Fragments
 
 if TYPE_CHECKING:
+    from ..core.game import Game
     from .table import Table
+
+
+PHASES = ("order", "action", "buy")
+
+
+def counts_left(game: Game) -> dict[str, int]:
+    """Orders, actions and buys that can still be used this turn: none of a phase that has
+    passed (the engine keeps the number it ended with)."""
+    now = PHASES.index(game.phase) if game.phase in PHASES else len(PHASES)
+    counts = {"order": game.orders, "action": game.actions, "buy": game.buys}
+    return {p: counts[p] if i >= now else 0 for i, p in enumerate(PHASES)}
 
 
 def table_toolbar(table: Table) -> Fragments:
@@ -21,10 +33,10 @@ def table_toolbar(table: Table) -> Fragments:
         ]
     active = game.active
     whose = "your turn" if active == table.seat else f"{game.seat_name(active)}'s turn"
-    phase = game.phase if game.phase in ("order", "action", "buy") else "between phases"
-    counts = (
-        f"orders {game.orders}{dot}actions {game.actions}{dot}buys {game.buys}{dot}gold {game.gold}"
-    )
+    phase = game.phase if game.phase in PHASES else "between phases"
+    left = counts_left(game)
+    counts = f"orders {left['order']}{dot}actions {left['action']}{dot}buys {left['buy']}"
+    counts += f"{dot}gold {game.gold}"
     return [
         ("class:bottom-toolbar.turn", f" turn {game.turn}: {whose}"),
         ("", f"{dot}{phase} phase{dot}"),
