@@ -227,10 +227,11 @@ class Game:
         for _, unit in self.position.units():
             if unit.frozen_until == seat:
                 unit.frozen_until = NOBODY
-            if unit.owner == seat:
-                unit.uncapturable = False
-                if unit.frozen == FROZEN_NEXT:
-                    unit.frozen = FROZEN_NOW
+            until = unit.owner if unit.uncapturable_until == NOBODY else unit.uncapturable_until
+            if unit.uncapturable and until == seat:
+                unit.uncapturable, unit.uncapturable_until = False, NOBODY
+            if unit.owner == seat and unit.frozen == FROZEN_NEXT:
+                unit.frozen = FROZEN_NOW
         if self.order_lock[seat] == FROZEN_NEXT:
             self.order_lock[seat] = FROZEN_NOW
         self.note(f"turn {self.turn}: {self.seat_name(seat)}")

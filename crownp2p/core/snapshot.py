@@ -39,7 +39,9 @@ def to_json(g: Game) -> dict[str, Any]:
                 "owner": u.owner,
                 "uid": u.uid,
                 "uncapturable": u.uncapturable,
+                "uncapturable_until": u.uncapturable_until,
                 "frozen": u.frozen,
+                "frozen_until": u.frozen_until,
             }
             for sq, u in g.position.units()
         ],
@@ -94,6 +96,7 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
             if unit is None:
                 raise PositionError(f"no unit on {status['square']} to give a status to")
             unit.uncapturable = bool(status.get("uncapturable", False))
+            unit.uncapturable_until = int(status.get("uncapturable_until", -1))
             unit.frozen = int(status.get("frozen", 0))
             unit.frozen_until = int(status.get("frozen_until", -1))
     else:
@@ -107,7 +110,9 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
                 int(entry["owner"]),
                 uid,
                 bool(entry.get("uncapturable", False)),
+                int(entry.get("uncapturable_until", -1)),
                 int(entry.get("frozen", 0)),
+                int(entry.get("frozen_until", -1)),
             )
             g.position.board[parse_square(entry["square"])] = unit
         for seat, names in enumerate(data.get("barracks", [])):

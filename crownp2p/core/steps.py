@@ -373,7 +373,7 @@ class OrderUnit(Choice):
         if self.dest == "next_to_own":
             board = g.position.board
             return any(
-                t != m.frm and (u := board[t]) is not None and u.owner == f.seat
+                t != m.frm and (u := board[t]) is not None and g.rules.is_own(g, f.seat, u)
                 for t in adjacent(m.to)
             )
         raise ValueError(f"unknown destination rule {self.dest!r}")
@@ -382,7 +382,7 @@ class OrderUnit(Choice):
         move: UnitMove = payload
         unit = g.perform(move, f.seat, as_order=f.as_order)
         if self.after == "uncapturable":
-            unit.uncapturable = True
+            unit.protect_until(f.seat)
         elif self.after == "freeze_unit":
             unit.freeze()
         elif self.after == "freeze_adjacent":
@@ -706,7 +706,7 @@ class ProtectSovereigns(Choice):
         if decision == DONE:
             return True
         unit = g.unit_at(payload)
-        unit.uncapturable = True
+        unit.protect_until(f.seat)
         if f.as_order:
             g.mark_ordered(unit)
         g.note(f"{g.seat_name(f.seat)}: protects the {unit.kind.name} on {square_name(payload)}")

@@ -1,8 +1,8 @@
 """The alternative starting cards: Conscript, Watchman and Advisor.
 
-The pack describes one effect of each. Like every starting card of the base game they also
-train a Pawn as their other effect, and they cost what the cards they replace cost (our calls,
-docs/all-kings-men.md).
+The pack gives each of them one effect, and says Conscript is no training card (Destiny cannot
+trash it), so each card here has just that effect; they cost what the cards they replace cost
+(our calls, docs/all-kings-men.md).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from crownp2p.core.board import square_name
-from crownp2p.core.cards import ACTION, ORDER, TRAINING, CardType, Effect
+from crownp2p.core.cards import ACTION, ORDER, CardType, Effect
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import Frame, Game
 from crownp2p.core.setup import Setup
@@ -40,7 +40,7 @@ class Recall(Choice):
         return {
             ("recall", square_name(sq)): sq
             for sq, unit in g.position.units()
-            if unit.owner == f.seat and g.can_order(f.seat, unit, f.as_order)
+            if g.can_order(f.seat, unit, f.as_order)
         }
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
@@ -69,30 +69,22 @@ class DeckToDiscard(Step):
         return True
 
 
-def _trains_pawn() -> Effect:
-    return Effect(TRAINING, "Trash this card and put a Pawn in your Barracks.")
-
-
 CONSCRIPT = CardType(
     "Conscript",
     0,
     (
-        _trains_pawn(),
         Effect(
             ACTION,
             "Add 1 gold, and a Pawn joins your Barracks; this card is not trashed.",
             (Plus(gold=1), RecruitPawn()),
         ),
     ),
-    trains="Pawn",
-    train_count=1,
 )
 
 WATCHMAN = CardType(
     "Watchman",
     1,
     (
-        _trains_pawn(),
         Effect(
             ORDER,
             "One more order this turn. Put one of your units from the board back in your "
@@ -100,23 +92,18 @@ WATCHMAN = CardType(
             (Plus(orders=1), Recall()),
         ),
     ),
-    trains="Pawn",
-    train_count=1,
 )
 
 ADVISOR = CardType(
     "Advisor",
     1,
     (
-        _trains_pawn(),
         Effect(
             ACTION,
             "One more action this turn. Move every card of your deck to your discard pile.",
             (Plus(actions=1), DeckToDiscard()),
         ),
     ),
-    trains="Pawn",
-    train_count=1,
 )
 
 ALTERNATIVE_STARTERS = (CONSCRIPT, WATCHMAN, ADVISOR)

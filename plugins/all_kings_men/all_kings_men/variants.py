@@ -84,7 +84,7 @@ class TeamRules(Rules):
         # captured until its owner's next turn begins.
         for sq, unit in game.position.units():
             if unit.uid in game.order_moved and self.seating.are_enemies(seat, unit.owner):
-                unit.uncapturable = True
+                unit.protect_until(unit.owner)
                 game.note(
                     f"{self.seat_name(seat)}: a shield counter goes on the {unit.kind.name} on {sq}"
                 )
