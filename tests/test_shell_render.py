@@ -127,3 +127,15 @@ def test_use_colour_follows_no_color_and_the_terminal(monkeypatch):
     assert not render.use_colour(io.StringIO())
     monkeypatch.setenv("NO_COLOR", "1")
     assert not render.use_colour(Tty())
+
+
+def test_the_winner_is_told_to_each_player_and_to_onlookers():
+    g = game("4k3/8/8/8/8/8/8/8", over=True, winner=1)
+    assert render.outcome_line(g, 1) == "The game is over: you win (blue has no Sovereign left)."
+    assert render.outcome_line(g, 0) == "The game is over: gold wins (you have no Sovereign left)."
+    assert render.outcome_line(g, None) == (
+        "The game is over: gold wins (blue has no Sovereign left)."
+    )
+    assert screen_text(g, 0).splitlines()[-1] == render.outcome_line(g, 0)
+    drawn = game("8/8/8/8/8/8/8/8", over=True, winner=None)
+    assert render.outcome_line(drawn, 0) == "The game is over: a draw."

@@ -122,7 +122,9 @@ def test_the_game_ends_with_the_winner_and_the_player_may_leave(tmp_path):
         said += scripted(t, decision_text(rng.choice(t.legal())))
     assert said[-2].startswith("The game is over: ")
     assert said[-1] == "`log` shows the game, `save FILE` keeps it, `quit` leaves."
-    assert t.handle("end").lines[0].startswith("The game is over.")
+    assert t.handle("end").lines == [
+        "The game is over: `log` reads it, `save FILE` keeps it, `quit` leaves."
+    ]
     assert t.leave_question() is None  # nothing to lose now
     assert t.toolbar()[0][1].startswith(" game over: ")
     path = tmp_path / "game.jsonl"
@@ -177,3 +179,10 @@ def test_a_table_whose_opponent_is_outside():
     assert plain(heard[-1].news).startswith("gold: King e8–d8")
     assert heard[-1].redraw
     assert t.marks == [60, 59]  # e8 and d8 light up
+
+
+def test_the_toolbar_fits_a_narrow_terminal():
+    t = solo()
+    wide, narrow = plain(t.toolbar(120)), plain(t.toolbar(60))
+    assert "Tab choices" in wide
+    assert len(narrow) <= 60 and "order · orders 1 · actions 1 · buys 1 · gold 0" in narrow

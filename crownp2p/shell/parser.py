@@ -103,7 +103,9 @@ def why_not(text: str, game: Game, seat: int, extra_words: Iterable[str] = ()) -
     """One line: why ``text`` is not possible, a "did you mean", and what is possible now.
     ``extra_words`` are the shell's command names, for the "did you mean"."""
     line = " ".join(text.split())
-    legal = game.legal() if not game.over and game.prompt().seat == seat else []
+    if game.over:
+        return "The game is over: `log` reads it, `save FILE` keeps it, `quit` leaves."
+    legal = game.legal() if game.prompt().seat == seat else []
     try:
         parse_input(line, legal)
         reason = f"`{line}` is not possible now"

@@ -248,14 +248,17 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
 
 
 def outcome_line(game: Game, seat: int | None) -> str:
+    """Who won, said to ``seat`` (None: to an onlooker, as in a replay)."""
     if game.winner is None:
         return "The game is over: a draw."
     winner = game.side_name(game.winner)
-    if seat is not None and side_of(game, seat) == game.winner:
-        return f"The game is over: you win ({winner})."
-    loser = [game.side_name(side_of(game, s)) for s in game.rules.seating.seats]
-    lost = next((n for n in loser if n != winner), "the other side")
-    return f"The game is over: {winner} wins; {lost} has no Sovereign left."
+    losers = {game.side_name(side_of(game, s)) for s in game.rules.seating.seats} - {winner}
+    loser = " and ".join(sorted(losers)) or "the other side"
+    if seat is None:
+        return f"The game is over: {winner} wins ({loser} has no Sovereign left)."
+    if side_of(game, seat) == game.winner:
+        return f"The game is over: you win ({loser} has no Sovereign left)."
+    return f"The game is over: {winner} wins (you have no Sovereign left)."
 
 
 # ------------------------------------------------------------------ the whole screen

@@ -20,7 +20,7 @@ from . import render
 from .cli import CommandError
 from .commands import HELP, MOVES, QUIT, Reply, ShellCommand, registry
 from .table import TurnTally, marked_squares
-from .toolbar import counts_left
+from .toolbar import counts_left, fitted
 
 
 class ReplayError(ValueError):
@@ -130,7 +130,7 @@ class Replay:
             end = "the end of the record"
             if self.game.over:
                 end += ": " + render.outcome_line(self.game, None)[len("The game is over: ") :]
-            return f"At {end}"
+            return f"At {end}" + ("" if self.game.over else ".")
         return f"At step {self.step_number()} of {self.total}, turn {self.game.turn}."
 
     @property
@@ -219,7 +219,7 @@ class Replay:
             f"Next: {game.seat_name(nxt.seat)} `{decision_text(nxt.decision)}`."
         )
 
-    def toolbar(self) -> render.Fragments:
+    def toolbar(self, width: int = 200) -> render.Fragments:
         game = self.game
         dot = " · " if self.unicode else " | "
         last = max(self.turn_starts)
@@ -233,7 +233,9 @@ class Replay:
                 f"orders {left['order']}{dot}actions {left['action']}{dot}buys {left['buy']}"
                 f"{dot}gold {game.gold}"
             )
-        return [("class:bottom-toolbar.turn", dot.join(parts)), ("", f"{dot}{keys} ")]
+        full = [("class:bottom-toolbar.turn", dot.join(parts)), ("", f"{dot}{keys} ")]
+        turn = "class:bottom-toolbar.turn"
+        return fitted(width, full, [(turn, dot.join(parts) + " ")], [(turn, dot.join(parts[:2]))])
 
     def message(self) -> str:
         return "replay> "

@@ -186,10 +186,10 @@ class Table:
     def status(self) -> str:
         return render.prompt_line(self.game, self.seat, self.tally)
 
-    def toolbar(self) -> render.Fragments:
+    def toolbar(self, width: int = 200) -> render.Fragments:
         from .toolbar import table_toolbar
 
-        return table_toolbar(self)
+        return table_toolbar(self, width)
 
     def message(self) -> str:
         """The prompt's text: whose seat, and where in the turn."""

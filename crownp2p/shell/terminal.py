@@ -214,7 +214,7 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         history=InMemoryHistory(),
         completer=shell.completer(),
         complete_while_typing=False,
-        bottom_toolbar=shell.toolbar,
+        bottom_toolbar=lambda: shell.toolbar(get_app().output.get_size().columns),
         style=screen.style,
         key_bindings=getattr(shell, "key_bindings", lambda: None)(),
         erase_when_done=True,

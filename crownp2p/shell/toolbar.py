@@ -22,13 +22,14 @@ def counts_left(game: Game) -> dict[str, int]:
     return {p: counts[p] if i >= now else 0 for i, p in enumerate(PHASES)}
 
 
-def table_toolbar(table: Table) -> Fragments:
+def table_toolbar(table: Table, width: int = 200) -> Fragments:
+    """The toolbar for a seat at a table, as much of it as fits in ``width`` columns."""
     game = table.game
     dot = " · " if table.unicode else " | "
     if game.over:
         result = "a draw" if game.winner is None else f"{game.side_name(game.winner)} wins"
         return [
-            ("class:bottom-toolbar.turn", f" game over: {result} "),
+            ("class:bottom-toolbar.turn", f" game over: {result}"),
             ("", f"{dot}log{dot}save FILE{dot}quit "),
         ]
     active = game.active
@@ -37,13 +38,24 @@ def table_toolbar(table: Table) -> Fragments:
     left = counts_left(game)
     counts = f"orders {left['order']}{dot}actions {left['action']}{dot}buys {left['buy']}"
     counts += f"{dot}gold {game.gold}"
-    return [
-        ("class:bottom-toolbar.turn", f" turn {game.turn}: {whose}"),
-        ("", f"{dot}{phase} phase{dot}"),
-        ("", counts),
-        ("", f"{dot}"),
+    keys: Fragments = [
+        ("", dot),
         ("class:bottom-toolbar.key", "Tab"),
         ("", " choices  "),
         ("class:bottom-toolbar.key", "help"),
         ("", " "),
     ]
+    full: Fragments = [
+        ("class:bottom-toolbar.turn", f" turn {game.turn}: {whose}"),
+        ("", f"{dot}{phase} phase{dot}"),
+        ("", counts),
+    ]
+    return fitted(width, full + keys, full, [("", f" {phase}{dot}{counts} ")])
+
+
+def fitted(width: int, *choices: Fragments) -> Fragments:
+    """The first of ``choices`` that fits in ``width`` columns (else the last)."""
+    for choice in choices:
+        if sum(len(text) for _, text in choice) <= width:
+            return choice
+    return choices[-1]
