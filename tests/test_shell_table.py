@@ -186,3 +186,16 @@ def test_the_toolbar_fits_a_narrow_terminal():
     wide, narrow = plain(t.toolbar(120)), plain(t.toolbar(60))
     assert "Tab choices" in wide
     assert len(narrow) <= 60 and "order · orders 1 · actions 1 · buys 1 · gold 0" in narrow
+
+
+def test_a_driver_that_applies_decisions_itself_observes_then_refreshes():
+    g = game("4k3/8/8/8/8/8/4P3/4K3", counters={"orders": 2})
+    t = WireTable(g)
+    heard = []
+    t.listen(heard.append)
+    t.observe(("march", "e2", "e4"))
+    g.apply(("march", "e2", "e4"))  # the session's own apply, not the table's
+    reply = t.refresh()
+    assert heard == [reply] and plain(reply.news) == "blue: Pawn e2–e4"
+    assert t.status() == "Order 2 of 2: march or end orders"
+    assert t.marks == [12, 28]

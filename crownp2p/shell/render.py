@@ -117,7 +117,7 @@ def board_lines(
     ranks = range(7, -1, -1) if forward else range(8)
     files = list(range(8)) if forward else list(range(7, -1, -1))
     empty = "·" if unicode else "."
-    labels: Fragments = [("class:label", "   " + " ".join(FILES[f] for f in files) + "  ")]
+    labels: Fragments = [("class:label", "   " + " ".join(FILES[f] for f in files))]
     lines = [labels]
     for r in ranks:
         line: Fragments = [("class:label", f"{r + 1:>2} ")]
@@ -133,7 +133,7 @@ def board_lines(
                 line.append(("class:unit.gold" + mark, unit.kind.letter.lower()))
             if i < 7:
                 line.append(("", " "))
-        line.append(("class:label", f" {r + 1:<2}"))
+        line.append(("class:label", f" {r + 1}"))
         lines.append(line)
     lines.append(labels)
     return lines
@@ -299,7 +299,7 @@ def screen(
     if side_by_side:
         right: list[Fragments] = [[], *info_lines]  # beside the ranks, from the top rank down
         for left, extra in zip_longest(board, right, fillvalue=[]):
-            if not extra:
+            if not _width(extra):
                 lines.append(left)
                 continue
             filler = " " * (BOARD_WIDTH - _width(left) + GAP)

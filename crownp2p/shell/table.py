@@ -8,7 +8,11 @@ parser), answers the shell's commands, keeps the record and says what happened. 
   the player's decisions (:meth:`Table.advance`), and can take decisions back (``undo``).
 - A networked table sends the player's decisions to its peers (:meth:`Table.submit`) and hands
   the peers' decisions in with :meth:`Table.receive`, which applies them and tells the terminal
-  (:meth:`Table.listen`), so the board and the news update while the player is typing.
+  (:meth:`Table.listen`), so the board and the news update while the player is typing. Where a
+  network session applies every decision to the game itself, it calls :meth:`Table.observe`
+  before each and :meth:`Table.refresh` after, and ``submit`` hands the player's decision to
+  the session instead of applying it. Call these from the terminal's event loop thread (trio
+  in guest mode runs there).
 
 The terminal loop (terminal.py) and the tests drive a table only through ``handle``,
 ``screen``, ``toolbar``, ``message``, ``completer`` and ``listen``.
@@ -111,10 +115,21 @@ class Table:
 
     def apply(self, decision: Decision) -> None:
         """Apply any seat's decision to the game and the record (every decision passes here)."""
-        self.tally.before(self.game, decision)
+        self.observe(decision)
         self.record.apply(self.game, decision)
+
+    def observe(self, decision: Decision) -> None:
+        """Note a decision about to be applied (for "Order 2 of 3" and the last move). A driver
+        that applies decisions to the game itself calls this first, then :meth:`refresh`."""
+        self.tally.before(self.game, decision)
         if decision[0] != "seed":
             self.marks = marked_squares(decision)
+
+    def refresh(self) -> Reply:
+        """Tell the listeners what happened since the last time (after :meth:`observe`)."""
+        reply = self.news_reply()
+        self.notify(reply)
+        return reply
 
     def submit(self, decision: Decision) -> None:
         """The player's own decision. A networked table also sends it to the peers."""
@@ -127,9 +142,7 @@ class Table:
         """A decision from outside (a peer), applied and told to the listeners."""
         self.apply(decision)
         self.advance()
-        reply = self.news_reply()
-        self.notify(reply)
-        return reply
+        return self.refresh()
 
     def listen(self, callback: Callable[[Reply], None]) -> None:
         """``callback(reply)`` is called when something happens that no typed line caused."""
