@@ -191,6 +191,7 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
     from prompt_toolkit.application.current import get_app
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.utils import is_dumb_terminal
 
     screen = Screen()
     drawn: dict[int, FormattedText] = {}  # by width; prompt_toolkit asks many times a render
@@ -201,8 +202,15 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
 
     shell.listen(changed)
 
+    dumb = is_dumb_terminal()  # prompt_toolkit then only prints the prompt and the keys typed
+
+    def columns() -> int:
+        if dumb:
+            return shutil.get_terminal_size((80, 24)).columns
+        return get_app().output.get_size().columns
+
     def message() -> FormattedText:
-        width = get_app().output.get_size().columns
+        width = columns()
         if width not in drawn:
             drawn.clear()
             fragments = [*shell.screen(width), ("", "\n"), ("class:prompt", shell.message())]
@@ -214,7 +222,7 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         history=InMemoryHistory(),
         completer=shell.completer(),
         complete_while_typing=False,
-        bottom_toolbar=lambda: shell.toolbar(get_app().output.get_size().columns),
+        bottom_toolbar=lambda: shell.toolbar(columns()),
         style=screen.style,
         key_bindings=getattr(shell, "key_bindings", lambda: None)(),
         erase_when_done=True,
@@ -231,7 +239,8 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
             if await _leave(shell, screen):
                 return 0
             continue
-        screen.print([("class:prompt", shell.message()), ("class:echo", line)])
+        if not dumb:  # the prompt was erased: say what was typed
+            screen.print([("class:prompt", shell.message()), ("class:echo", line)])
         reply = shell.handle(line)
         drawn.clear()
         screen.reply(reply)
