@@ -128,7 +128,7 @@ def test_a_few_turns_a_wrong_command_help_and_quit(terminal):
     t.type("end")
     t.shows("Buy 1 of 1, 0 gold: play treasures (`treasure all`) or end the turn")
     t.type("treasure all")
-    t.shows("blue: plays Peon: Add 1 gold. ×3")
+    t.shows("blue: plays Peon (treasure) ×3")
     t.type("buy Tower")
     t.shows("Tower costs 6 and you have 3 gold.")
     t.type("buy Champion")

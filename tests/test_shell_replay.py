@@ -85,7 +85,7 @@ def test_the_cli_takes_the_seat_from_the_record(saved, monkeypatch, capsys):
     [
         ("", "crownp2p replay: the record is empty"),
         ("not json\n", "crownp2p replay: line 1 is not JSON"),
-        ('{"format": "other"}\n', "crownp2p replay: line 1 is not a record entry"),
+        ('{"format": "other"}\n', "crownp2p replay: this is not a crownp2p record"),
     ],
 )
 def test_a_bad_record_file_is_one_line_and_status_2(tmp_path, capsys, content, message):

@@ -36,7 +36,7 @@ def test_blue_moves_first_and_the_bot_answers():
     t = solo()
     assert t.status() == "Order 1 of 1: march or end orders"
     said = scripted(t, "end", "end", "treasure all", "buy Champion")
-    assert said[2] == "blue: plays Peon: Add 1 gold. ×3"  # every Treasure, in one line
+    assert said[2] == "blue: plays Peon (treasure) ×3"  # every Treasure, in one line
     assert "blue: buys Champion" in said[3] and "—— turn 2: gold ——" in said[3]
     assert "gold: " in said[3]  # the bot's turn, told as it happened
     assert t.game.turn == 3 and t.legal()

@@ -446,7 +446,7 @@ class Game:
         elif effect.kind == TREASURE:
             frame.vars["treasures_before"] = self.treasures
             self.treasures += 1
-        self.note(f"{self.seat_name(seat)}: plays {name}: {effect.text}")
+        self.note(f"{self.seat_name(seat)}: plays {name} ({effect.kind})")
         self.stack.append(frame)
 
     def train(self, seat: int, name: str) -> None:

@@ -230,7 +230,15 @@ class Position:
             [
                 None
                 if u is None
-                else Unit(u.kind, u.owner, u.uid, u.uncapturable, u.uncapturable_until, u.frozen, u.frozen_until)
+                else Unit(
+                    u.kind,
+                    u.owner,
+                    u.uid,
+                    u.uncapturable,
+                    u.uncapturable_until,
+                    u.frozen,
+                    u.frozen_until,
+                )
                 for u in self.board
             ],
             [list(b) for b in self.barracks],

@@ -65,6 +65,14 @@ class Record:
         self.steps.append(step)
         return step
 
+    @property
+    def variant(self) -> str:
+        """The variant the record's game was played under."""
+        if self.setup is not None:
+            return self.setup.variant
+        setup = (self.state or {}).get("setup", {})
+        return str(setup.get("variant", "standard")) if isinstance(setup, dict) else "standard"
+
     def new_game(self, rules: Rules) -> Game:
         if self.state is not None:
             return Game.from_json(rules, self.state)
@@ -131,6 +139,8 @@ class Record:
                             str(data["hash"]),
                         )
                     )
+            except RecordError:
+                raise
             except (KeyError, TypeError, ValueError) as err:
                 raise RecordError(f"line {number} is not a record entry ({err})") from None
         if record is None:

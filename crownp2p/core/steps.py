@@ -180,6 +180,15 @@ class DiscardCards(Choice):
     def optional(self) -> bool:  # type: ignore[override]
         return self.up_to
 
+    def describe(self, g: Game, f: Frame) -> str:
+        left = self.count - f.vars.get(self.var, 0)
+        more = "up to " if self.up_to else ""
+        return (
+            f"{f.card}: discard {more}{left} more card{'s' if left != 1 else ''}"
+            if (left != self.count)
+            else super().describe(g, f)
+        )
+
     def enter(self, g: Game, f: Frame) -> bool:
         if f.vars.get(self.var, 0) >= self.count:
             return True

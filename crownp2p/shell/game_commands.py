@@ -151,15 +151,8 @@ def verify_command(args: argparse.Namespace) -> int:
         record = Record.load(args.record)
     except RecordError as err:
         raise CommandError(str(err)) from None
-    variant = (
-        record.setup.variant
-        if record.setup
-        else record.state.get("setup", {}).get("variant", "standard")
-        if record.state
-        else "standard"
-    )
     try:
-        rules = catalog().rules(variant)
+        rules = catalog().rules(record.variant)
     except PackError as err:
         raise CommandError(f"this record needs {err}") from None
     verdict = verify(rules, record)

@@ -348,13 +348,6 @@ Replay.commands = registry(
 # -------------------------------------------------------------------- the command
 
 
-def record_variant(record: Record) -> str:
-    if record.setup is not None:
-        return record.setup.variant
-    setup = (record.state or {}).get("setup", {})
-    return str(setup.get("variant", "standard")) if isinstance(setup, dict) else "standard"
-
-
 def replay_command(args: argparse.Namespace) -> int:
     from ..packs import PackError
     from .context import catalog
@@ -370,7 +363,7 @@ def replay_command(args: argparse.Namespace) -> int:
     else:
         seat = record.meta.get("seat", 0) if record.meta.get("seat") in (0, 1) else 0
     try:
-        rules = catalog().rules(record_variant(record))
+        rules = catalog().rules(record.variant)
     except PackError as err:
         raise CommandError(f"this record needs {err}") from None
     try:
