@@ -68,11 +68,18 @@ class Position:
 
     def occupancy(self, seat: int) -> list[int]:
         """The board as ``seat``'s units see it (the categories of movement.py)."""
+        seating = self.seating
+        sides = seating.sides
+        my_side = sides[seat]
+        shared = seating.shared_sovereigns
         occ = [EMPTY] * (SIZE * SIZE)
-        for sq, unit in self.units():
-            if self.seating.is_own(seat, unit.owner, unit.kind.is_sovereign):
+        for sq, unit in enumerate(self.board):
+            if unit is None:
+                continue
+            owner = unit.owner
+            if owner == seat or (shared and sides[owner] == my_side and unit.kind.is_sovereign):
                 occ[sq] = OWN
-            elif self.seating.are_enemies(seat, unit.owner) and not unit.uncapturable:
+            elif sides[owner] != my_side and not unit.uncapturable:
                 occ[sq] = TARGET
             else:
                 occ[sq] = BLOCKED
@@ -91,9 +98,10 @@ class Position:
         occ = self.occupancy(seat)
         forward = self.seating.forward(seat)
         out: list[UnitMove] = []
-        for sq, unit in self.units():
-            if unit.owner == seat:
-                out.extend(unit.kind.moves(occ, sq, forward))
+        for sq, unit in enumerate(self.board):
+            if unit is not None and unit.owner == seat:
+                for mover in unit.kind.movers:
+                    mover.generate(occ, sq, forward, out)
         return out
 
     def would_be_threatened(self, frm: int, to: int) -> bool:
