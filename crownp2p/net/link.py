@@ -15,9 +15,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
+import socket
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 
@@ -92,7 +94,7 @@ class FramedStream:
             await self.stream.aclose()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Timeouts:
     """Every timeout of a table, in seconds. Tests shrink them."""
 
@@ -106,8 +108,20 @@ class Timeouts:
     finish: float = 10.0  # after the end: wait this long for the peers' last words
 
 
+class LinkSink(Protocol):
+    """Where a link reports, synchronously: ``msg`` (a valid message), ``bad`` (a message
+    refused by its schema), ``idle`` (everything read so far has been delivered), ``up`` and
+    ``down``."""
+
+    def deliver(self, kind: str, link: Link, payload: Any) -> None: ...
+
+
 class Link:
-    """One admitted peer's connection, bound to its seat for good."""
+    """One admitted peer's connection, bound to its seat for good.
+
+    Outgoing frames go straight to the socket when the writer task is idle (a non-blocking
+    send from the caller, saving a task switch per message, about a fifth of a decision's
+    latency); whatever does not fit waits for the writer task, which also sends keepalives."""
 
     CLOSE_GRACE = 1.0  # after our goodbye, how long we keep reading for the peer's
 
@@ -115,13 +129,22 @@ class Link:
         self,
         framed: FramedStream,
         seat: int,
-        inbound: trio.MemorySendChannel[tuple[str, Link, Any]],
+        sink: LinkSink,
         timeouts: Timeouts,
     ) -> None:
         self.framed = framed
         self.seat = seat
-        self.inbound = inbound
+        self.sink = sink
         self.timeouts = timeouts
+        self._raw: socket.socket | None = None
+        self._writing = False
+        stream = framed.stream
+        if isinstance(stream, trio.SocketStream):
+            try:
+                self._raw = socket.socket(fileno=os.dup(stream.socket.fileno()))
+                self._raw.setblocking(False)
+            except OSError:
+                self._raw = None
         self._out_send, self._out_recv = trio.open_memory_channel[Any](math.inf)
         self._read_scope: trio.CancelScope | None = None
         self._flushed = trio.Event()
@@ -133,10 +156,23 @@ class Link:
         """Queue a message; never blocks. Dropped if the link is closed."""
         if self.closed:
             return
-        if self._out_send.statistics().current_buffer_used > MAX_QUEUED:
+        queued = self._out_send.statistics().current_buffer_used
+        if queued > MAX_QUEUED:
             self.close("the peer stopped reading")
             return
-        self._out_send.send_nowait(encode_frame(message))
+        data = encode_frame(message)
+        if self._raw is not None and not queued and not self._writing:
+            try:
+                sent = self._raw.send(data)
+            except BlockingIOError:
+                sent = 0
+            except OSError as err:
+                self.close(f"the connection broke ({err})")
+                return
+            if sent == len(data):
+                return
+            data = data[sent:]
+        self._out_send.send_nowait(data)
 
     def close(self, reason: str = "closed") -> None:
         """Send what is queued, then half-close; keep reading a moment for the peer's last
@@ -162,16 +198,18 @@ class Link:
                 nursery.cancel_scope.cancel()
         finally:
             self.closed = True
+            if self._raw is not None:
+                self._raw.close()
+                self._raw = None
             await self.framed.aclose()
             self.done.set()
-            with trio.CancelScope(shield=True):
-                await self.inbound.send(("down", self, self.reason))
+            self.sink.deliver("down", self, self.reason)
 
     async def _reader(self) -> None:
         # Messages that arrived with the handshake's last frame come first.
         while self.framed.pending:
-            if not await self._deliver(self.framed.pending.popleft()):
-                return
+            self._deliver(self.framed.pending.popleft())
+        self.sink.deliver("idle", self, None)
         while True:
             deadline = trio.current_time() + self.timeouts.idle
             if self.closed:
@@ -195,22 +233,22 @@ class Link:
                     )
                     log.warning("%s", self.reason)
                 return
-            if not await self._deliver(raw):
-                return
+            self._deliver(raw)
+            if not self.framed.pending:
+                self.sink.deliver("idle", self, None)
+            await trio.lowlevel.checkpoint_if_cancelled()
 
-    async def _deliver(self, raw: dict[str, Any]) -> bool:
+    def _deliver(self, raw: dict[str, Any]) -> None:
         try:
             msg = validate(raw)
         except ProtocolError as err:
             # A message we cannot read is refused; the stream itself is still in step.
             log.warning("seat %d sent a bad message: %s [%s]", self.seat, err, err.code)
             self.send(make("error", code=err.code, text=str(err)[:500]))
-            await self.inbound.send(("bad", self, err))
-            return True
-        if msg["t"] == "ping":
-            return True
-        await self.inbound.send(("msg", self, msg))
-        return True
+            self.sink.deliver("bad", self, err)
+            return
+        if msg["t"] != "ping":
+            self.sink.deliver("msg", self, msg)
 
     def _refuse(self, err: ProtocolError) -> None:
         log.warning("seat %d: %s [%s]; disconnecting", self.seat, err, err.code)
@@ -241,7 +279,11 @@ class Link:
                     else:
                         chunks.append(item)
                 if chunks:
-                    await self.framed.send_raw(b"".join(chunks))
+                    self._writing = True
+                    try:
+                        await self.framed.send_raw(b"".join(chunks))
+                    finally:
+                        self._writing = False
                 if closing:
                     await self._half_close()
                     self._flushed.set()

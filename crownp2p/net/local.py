@@ -42,12 +42,13 @@ def play_local(
     game_id = crypto.new_game_id(test_seed)
     players = [make_bot(name, bot_seed(seed, s)) for s, name in enumerate(bots)]
     record = Record.begin(game)
+    rounds = 0
     while not game.over and not (max_turns and game.turn > max_turns):
         seat = game.prompt().seat
         if seat == CHANCE:
-            n = len(record.steps) + 1
-            nonces = [crypto.insecure_nonce(test_seed, s, n) for s in rules.seating.seats]
-            decision: tuple[str, ...] = ("seed", crypto.chance_seed(game_id, n, nonces))
+            rounds += 1  # commit-reveal rounds are numbered by chance steps
+            nonces = [crypto.insecure_nonce(test_seed, s, rounds) for s in rules.seating.seats]
+            decision: tuple[str, ...] = ("seed", crypto.chance_seed(game_id, rounds, nonces))
         else:
             decision = players[seat].choose(game)
         record.apply(game, decision)

@@ -5,9 +5,12 @@ or down, our own decision, the passing of time — and after each call takes the
 wants sent (:meth:`Lockstep.take_outbox`) once the journal has been synced. All checks of what
 a peer sends live here, so they can be tested without sockets:
 
-* only the seat the game prompts may send the decision numbered ``seq``; it must be in our own
-  legal list and our state hash after applying it must equal the one it carries;
-* every chance step is a commit-reveal round between all seats;
+* only the seat the game prompts may send the decision numbered ``seq``; the state hash it
+  carries (of the state it was decided in) must equal ours, and it must be in our own legal
+  list;
+* every chance step is a commit-reveal round between all seats, numbered 1, 2, 3 … in the
+  order they happen; each peer commits to its nonce for the next round as it reveals this one
+  (and to the first at the start), so when a chance step comes only the reveals travel;
 * cumulative acknowledgements carry each peer's hash, so every step is compared by everyone;
 * after a reconnect both sides say what they have (``sync``) and each re-sends only what it
   decided itself, so no peer ever relays — and could forge — another's moves.
@@ -17,7 +20,9 @@ A bad input never touches the game: it is refused before :meth:`Game.apply` is c
 
 from __future__ import annotations
 
+import bisect
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,7 +73,7 @@ class Outcome:
 
 @dataclass
 class Round:
-    """One chance step's commit-reveal round (its number is the step's seq)."""
+    """One chance step's commit-reveal round (numbered by chance steps: 1 is the first)."""
 
     commits: dict[int, bytes] = field(default_factory=dict)
     reveals: dict[int, bytes] = field(default_factory=dict)
@@ -126,20 +131,28 @@ class Lockstep:
         self.synced: dict[int, bool] = {s: False for s in self.peers}
         self.down_since: dict[int, float | None] = {s: None for s in self.peers}
         self.last_seq_from: dict[int, int] = {s: 0 for s in self.peers}
-        self.decisions: dict[int, tuple[int, Decision, str]] = {}  # seq -> seat, decision, hash
+        self.decisions: dict[int, tuple[int, Decision, str]] = {}  # seq -> seat, decision, prev
         self.newest_from: dict[int, int] = {s: 0 for s in self.peers}
         self.pending_hashes: dict[int, list[tuple[int, str]]] = {}  # seq -> (seat, hash)
         self.acked: dict[int, int] = {s: 0 for s in self.peers}
-        self.ack_sent = 0
+        self.ack_sent_to: dict[int, int] = {s: 0 for s in self.peers}
+        self.ack_turn = -1
+        self.send_now: Callable[[int, dict[str, Any]], None] | None = None  # see decide()
         self.rounds: dict[int, Round] = {}
         self.my_nonces: dict[int, bytes] = dict(known_nonces or {})
+        self.chance_seqs = [step.seq for step in record.steps if step.seat == CHANCE]
         self.desync_from: set[int] = set()
 
         self.outbox: list[tuple[int | None, dict[str, Any]]] = []
         self.events: list[Event] = []
         self.measure = measure
+        # With ``measure`` (benchmarks): when each of our decisions was made, when each of the
+        # others' was applied here (the system's monotonic clock, comparable across processes),
+        # and how long each of ours took to be acknowledged by everyone.
         self.sent_at: dict[int, float] = {}
+        self.applied_at: dict[int, float] = {}
         self.latencies: list[float] = []
+        self._unacked: dict[int, float] = {}
 
     # ================================================================ reading the state
 
@@ -159,7 +172,7 @@ class Lockstep:
         times: list[float] = []
         if self.outcome is None:
             times += [t + self.reconnect_timeout for t in self.down_since.values() if t is not None]
-            r = self.rounds.get(self.applied + 1)
+            r = self.rounds.get(self.round)
             if r is not None and r.deadline is not None and all(self.up.values()):
                 times.append(r.deadline)
         return min(times) if times else None
@@ -199,7 +212,7 @@ class Lockstep:
         for seq in [q for q, (who, _, _) in self.decisions.items() if who == seat]:
             del self.decisions[seq]
         self._send(seat, "sync", force=True, seq=self.applied, hash=self.hash_at(self.applied))
-        r = self.rounds.get(self.applied + 1)
+        r = self.rounds.get(self.round)
         if r is not None and r.deadline is not None:
             r.deadline = max(r.deadline, now + self.reveal_timeout)
         self.events.append(Event("link", seat, "up"))
@@ -226,23 +239,29 @@ class Lockstep:
         if not self.game.is_legal(decision):
             self.game.apply(decision)  # raises IllegalDecision with the engine's reason
         self.my_turn = False
-        step = self._apply(decision)
-        self._send(
-            None,
-            "decision",
-            seq=step.seq,
-            seat=self.me,
-            decision=list(decision),
-            hash=step.hash,
-        )
-        self.ack_sent = step.seq  # the decision carries our hash: no separate ack needed
+        seq = self.applied + 1
+        fields = dict(seq=seq, seat=self.me, decision=list(decision), prev=self.hash_at(seq - 1))
         if self.measure:
-            self.sent_at[step.seq] = now
+            self.sent_at[seq] = self._unacked[seq] = time.perf_counter()
+        early = self.send_now is not None and not self.journal.durable
+        if early:
+            # Nothing to make durable first: send before we apply it ourselves.
+            msg = make("decision", **fields)
+            for dest in self.peers:
+                if self.synced[dest]:
+                    self.send_now(dest, msg)  # type: ignore[misc]
+        step = self._apply(decision)
+        if not early:
+            self._send(None, "decision", **fields)
+        for dest in self.peers:
+            self.ack_sent_to[dest] = seq  # our decision says we have it
         self._advance(now)
         return step
 
     def _apply(self, decision: Decision) -> Step:
         step = self.record.apply(self.game, decision)
+        if step.seat == CHANCE:
+            self.chance_seqs.append(step.seq)
         self.journal.step(step)
         self.events.append(Event("step", step.seat, step=step))
         for seat, h in self.pending_hashes.pop(step.seq, []):
@@ -276,16 +295,8 @@ class Lockstep:
                 if not self._chance_step(n, now):
                     return
                 continue
-            if n in self.rounds:
-                seat = next(iter(self.rounds[n].commits))
-                self._forfeit(
-                    seat,
-                    "bad-seq",
-                    f"{self.seat_name(seat)} committed for seq {n}, which is not a chance step",
-                )
-                return
             if n in self.decisions:
-                seat, decision, claimed = self.decisions.pop(n)
+                seat, decision, prev = self.decisions.pop(n)
                 if seat != decider:
                     self._forfeit(
                         seat,
@@ -293,6 +304,9 @@ class Lockstep:
                         f"{self.seat_name(seat)} decided seq {n}, but "
                         f"{self.seat_name(decider)} is to decide",
                     )
+                    return
+                if prev != self.hash_at(n - 1):
+                    self._desync(n - 1, seat)
                     return
                 if not game.is_legal(decision):
                     self._forfeit(
@@ -302,10 +316,10 @@ class Lockstep:
                         f"which is not legal: {_why(game, decision)}",
                     )
                     return
-                step = self._apply(decision)
-                if step.hash != claimed:
-                    self._desync(n, seat)
-                    return
+                self._apply(decision)
+                self.acked[seat] = max(self.acked[seat], n)  # its decision is on its disk
+                if self.measure:
+                    self.applied_at[n] = time.perf_counter()
                 continue
             if decider == self.me:
                 self.my_turn = True
@@ -319,37 +333,72 @@ class Lockstep:
                 )
             return
 
-    def _chance_step(self, n: int, now: float) -> bool:
-        """Play our part in round ``n``; apply its seed once every reveal is in."""
-        r = self.rounds.setdefault(n, Round())
-        if n not in self.my_nonces:
-            self.my_nonces[n] = self.nonce_source(n)
-            self.journal.nonce(n, self.my_nonces[n])
-        nonce = self.my_nonces[n]
+    @property
+    def round(self) -> int:
+        """The number of the next chance step's commit-reveal round."""
+        return len(self.chance_seqs) + 1
+
+    def rounds_done_at(self, seq: int) -> int:
+        """How many chance steps there are up to ``seq``."""
+        return bisect.bisect_right(self.chance_seqs, seq)
+
+    def _commit(self, k: int) -> None:
+        """Fix our nonce for round ``k`` (on disk first) and send its commitment."""
+        r = self.rounds.setdefault(k, Round())
+        if k not in self.my_nonces:
+            self.my_nonces[k] = self.nonce_source(k)
+            self.journal.nonce(k, self.my_nonces[k])
         if self.me not in r.commits:
-            r.commits[self.me] = crypto.commitment(self.game_id, n, self.me, nonce)
-            self._send(None, "commit", round=n, commit=r.commits[self.me])
+            r.commits[self.me] = crypto.commitment(self.game_id, k, self.me, self.my_nonces[k])
+            self._send(None, "commit", round=k, commit=r.commits[self.me])
+
+    def _chance_step(self, n: int, now: float) -> bool:
+        """Play our part in the round of chance step ``n``; apply its seed once every reveal
+        is in."""
+        k = self.round
+        self._commit(k)
+        r = self.rounds[k]
+        if r.deadline is None:
             r.deadline = now + self.reveal_timeout
         if len(r.commits) == len(self.seats) and self.me not in r.reveals:
-            r.reveals[self.me] = nonce
-            self._send(None, "reveal", round=n, nonce=nonce)
+            # Every commitment is in: only now may anyone reveal (and only at the chance step
+            # itself, or a player could steer its decisions knowing the coming shuffle).
+            r.reveals[self.me] = self.my_nonces[k]
+            self._send(None, "reveal", round=k, nonce=self.my_nonces[k])
+            self._commit(k + 1)
             r.deadline = now + self.reveal_timeout
         if len(r.reveals) < len(self.seats):
             return False
-        seed = crypto.chance_seed(self.game_id, n, [r.reveals[s] for s in self.seats])
-        del self.rounds[n]
+        seed = crypto.chance_seed(self.game_id, k, [r.reveals[s] for s in self.seats])
+        del self.rounds[k]
         self._apply(("seed", seed))
         self._send_ack()  # at once: a chance step's hash is compared before anything after it
         return True
 
     def idle(self) -> None:
-        """Nothing more is waiting to be read: acknowledge what we have."""
-        if self.started and self.applied > self.ack_sent:
-            self._send_ack()
+        """Nothing more is waiting to be read: acknowledge what we have, to each seat that
+        decided something since our last word to it, and once a turn to everyone."""
+        if not self.started:
+            return
+        everyone = self.game.turn != self.ack_turn
+        top = self.applied
+        for dest in self.peers:
+            since = self.ack_sent_to[dest]
+            if top > since and (
+                everyone or any(step.seat == dest for step in self.record.steps[since:top])
+            ):
+                self._ack(dest)
+        if everyone:
+            self.ack_turn = self.game.turn
 
     def _send_ack(self) -> None:
-        self.ack_sent = self.applied
-        self._send(None, "ack", seq=self.applied, hash=self.hash_at(self.applied))
+        for dest in self.peers:
+            self._ack(dest)
+        self.ack_turn = self.game.turn
+
+    def _ack(self, dest: int) -> None:
+        self.ack_sent_to[dest] = self.applied
+        self._send(dest, "ack", seq=self.applied, hash=self.hash_at(self.applied))
 
     # ================================================================ messages
 
@@ -386,13 +435,14 @@ class Lockstep:
                     seq=step.seq,
                     seat=self.me,
                     decision=list(step.decision),
-                    hash=step.hash,
+                    prev=self.hash_at(step.seq - 1),
                 )
+        their_rounds = self.rounds_done_at(have)
         for round_ in sorted(self.my_nonces):
-            if round_ <= have:
+            if round_ <= their_rounds:
                 continue
             nonce = self.my_nonces[round_]
-            done = round_ <= self.applied
+            done = round_ < self.round
             r = self.rounds.get(round_)
             if done or (r is not None and self.me in r.commits):
                 self._send(
@@ -425,7 +475,7 @@ class Lockstep:
             return
         if seq <= self.applied:
             step = self.record.steps[seq - 1]
-            if (step.seat, step.decision, step.hash) == (seat, decision, msg["hash"]):
+            if (step.seat, step.decision, self.hash_at(seq - 1)) == (seat, decision, msg["prev"]):
                 self._error(seat, "replayed", f"seq {seq} was already applied; ignored")
             else:
                 self._forfeit(
@@ -434,7 +484,7 @@ class Lockstep:
             return
         if seq <= self.last_seq_from[seat] or seq in self.decisions:
             old = self.decisions.get(seq)
-            if old == (seat, decision, msg["hash"]):
+            if old == (seat, decision, msg["prev"]):
                 self._error(seat, "replayed", f"seq {seq} was already received; ignored")
             else:
                 self._forfeit(
@@ -448,15 +498,15 @@ class Lockstep:
             return
         self.last_seq_from[seat] = seq
         self.newest_from[seat] = max(self.newest_from[seat], seq)
-        self.decisions[seq] = (seat, decision, msg["hash"])
+        self.decisions[seq] = (seat, decision, msg["prev"])
         self._advance(now)
 
     def _on_commit(self, seat: int, msg: dict[str, Any], now: float) -> None:
         round_ = msg["round"]
-        if not self._playing() or round_ <= self.applied:
+        if not self._playing() or round_ < self.round:
             return  # a re-sent commitment of a round already done
-        if round_ > self.applied + MAX_AHEAD:
-            self._forfeit(seat, "bad-seq", f"{self.seat_name(seat)} committed for seq {round_}")
+        if round_ > self.round + MAX_AHEAD:
+            self._forfeit(seat, "bad-seq", f"{self.seat_name(seat)} committed for round {round_}")
             return
         r = self.rounds.setdefault(round_, Round())
         old = r.commits.get(seat)
@@ -472,7 +522,7 @@ class Lockstep:
 
     def _on_reveal(self, seat: int, msg: dict[str, Any], now: float) -> None:
         round_ = msg["round"]
-        if not self._playing() or round_ <= self.applied:
+        if not self._playing() or round_ < self.round:
             return
         r = self.rounds.get(round_)
         commit = r.commits.get(seat) if r is not None else None
@@ -500,10 +550,10 @@ class Lockstep:
             return
         self.acked[seat] = max(self.acked[seat], seq)
         self._check_hash(seat, seq, msg["hash"])
-        if self.measure and self.sent_at:
-            low = min(self.acked.values())
-            for s in [s for s in self.sent_at if s <= low]:
-                self.latencies.append(now - self.sent_at.pop(s))
+        if self.measure and self._unacked:
+            low, t = min(self.acked.values()), time.perf_counter()
+            for s in [s for s in self._unacked if s <= low]:
+                self.latencies.append(t - self._unacked.pop(s))
         self._finish_check()
 
     def _check_hash(self, seat: int, seq: int, claimed: str) -> None:
@@ -562,7 +612,7 @@ class Lockstep:
                     f"lost contact with {self.seat_name(seat)} for {self.reconnect_timeout:g} s",
                 )
                 return
-        n = self.applied + 1
+        n = self.round
         r = self.rounds.get(n)
         if r is None or r.deadline is None or now < r.deadline or not all(self.up.values()):
             return

@@ -168,7 +168,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "seq": integer(1, MAX_SEQ),
         "seat": SEAT,
         "decision": array(text(64, min_len=1), 16, min_len=1),
-        "hash": HASH,
+        "prev": HASH,  # the state hash before it: the state it was decided in
     },
     "commit": {"round": integer(1, MAX_SEQ), "commit": binary(32)},
     "reveal": {"round": integer(1, MAX_SEQ), "nonce": NONCE},

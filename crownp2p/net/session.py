@@ -110,20 +110,32 @@ class Hub:
         self.send_channel, self.receive_channel = trio.open_memory_channel[InboundEvent](math.inf)
         self.links: dict[int, Link] = {}
         self.info: TableInfo | None = None
+        self.session: Session | None = None
         # What to do with an incoming ``join`` (the host sets this while seating players).
         self.on_join: Callable[[FramedStream, dict[str, Any]], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ links
 
-    async def run_link(self, framed: FramedStream, seat: int) -> None:
-        """Make ``framed`` the link to ``seat`` (replacing an older one) and run it."""
-        link = Link(framed, seat, self.send_channel, self.timeouts)
+    def adopt(self, framed: FramedStream, seat: int) -> Link:
+        """Make ``framed`` the link to ``seat``, replacing an older one (not yet running)."""
+        link = Link(framed, seat, self, self.timeouts)
         old = self.links.get(seat)
         self.links[seat] = link
         if old is not None:
             old.close("replaced by a new connection")
-        await self.send_channel.send(("up", link, None))
-        await link.run()
+        self.deliver("up", link, None)
+        return link
+
+    def deliver(self, kind: str, link: Link, payload: Any) -> None:
+        """A link's report: straight to the running session, or queued until it runs."""
+        if self.session is not None:
+            self.session.on_link_event(kind, link, payload)
+        elif kind != "idle":
+            self.send_channel.send_nowait((kind, link, payload))
+
+    async def run_link(self, framed: FramedStream, seat: int) -> None:
+        """Adopt ``framed`` as the link to ``seat`` and run it until it closes."""
+        await self.adopt(framed, seat).run()
 
     def send(self, seat: int, msg: dict[str, Any]) -> None:
         link = self.links.get(seat)
@@ -225,6 +237,7 @@ class Session:
     ) -> None:
         self.hub = hub
         self.ls = lockstep
+        lockstep.send_now = hub.send
         self.info = info
         self.decider = decider
         self.journal = journal
@@ -239,6 +252,8 @@ class Session:
         self._decider_scope: trio.CancelScope | None = None
         self._decider_token: int | None = None
         self.game_started = trio.Event()
+        self._waiting_until = math.inf
+        self._woken = False
         self.started_at: float | None = None
         self.ended_at: float | None = None
 
@@ -261,9 +276,15 @@ class Session:
             self.hub.nursery.start_soon(self._dial_loop, seat)
         try:
             outcome = await self._main()
-        finally:
+        except BaseException:
+            # Cancelled or crashed: no goodbyes, so the peers wait for us to come back.
             self.stopping = True
-            await self._close()
+            self.hub.session = None
+            self.journal.close()
+            raise
+        self.stopping = True
+        await self._close()
+        self.hub.session = None
         return outcome
 
     async def _dial_loop(self, seat: int) -> None:
@@ -289,13 +310,48 @@ class Session:
             await trio.sleep(delay)
             delay = min(delay * 2, self.timeouts.dial_retry)
 
+    def on_link_event(self, kind: str, link: Link, payload: Any) -> None:
+        """Called by a link's reader as things arrive: the Lockstep is synchronous, so the
+        game changes here atomically, without a hop through the main loop's channel."""
+        if kind == "idle":
+            if self.hub.current(link):
+                self.ls.idle()
+        else:
+            self._handle((kind, link, payload))
+            if kind == "msg":
+                return  # flushed once the link has delivered everything it has read
+        self._flush()
+        ls = self.ls
+        due = ls.next_deadline()
+        if (
+            (ls.my_turn and self._decider_scope is None)
+            or ls.outcome is not None
+            or not ls.started
+            or (due is not None and due < self._waiting_until)
+        ):
+            self._wake()
+
+    def _wake(self) -> None:
+        if not self._woken:
+            self._woken = True
+            self.hub.send_channel.send_nowait(("wake", None, None))
+
     async def _main(self) -> Outcome:
         ls = self.ls
         receive = self.hub.receive_channel
         finish_by: float | None = None
+        # What the links reported before we ran, then they report to us directly.
+        while True:
+            try:
+                self._handle(receive.receive_nowait())
+            except trio.WouldBlock:
+                break
+        self.hub.session = self
+        ls.idle()
         if self.phase == "resume":
             self._begin()
         while True:
+            self._flush()
             await self._local_turn()
             self._flush()
             now = trio.current_time()
@@ -312,8 +368,11 @@ class Session:
                 deadlines.append(self.start_by)
             due = min((d for d in deadlines if d is not None), default=math.inf)
             event = None
+            self._waiting_until = due
             with trio.move_on_at(due):
                 event = await receive.receive()
+            self._waiting_until = math.inf
+            self._woken = False
             if event is None:
                 now = trio.current_time()
                 if not ls.started and now >= self.start_by:
@@ -345,6 +404,8 @@ class Session:
         kind, link, payload = event
         ls = self.ls
         now = trio.current_time()
+        if kind == "wake":
+            return
         if kind == "local":
             self._local_action(*payload)
             return
@@ -359,14 +420,17 @@ class Session:
         elif kind == "down":
             del self.hub.links[seat]
             ls.on_link_down(seat, now)
-            if not ls.started and ls.outcome is None and seat not in ls.left:
-                self._abort(f"{ls.seat_name(seat)} left before the game started ({payload})")
+            if seat == 0 and not ls.started:
+                self.confirm_sent = False  # confirm again on the next link
         elif kind == "msg":
             t = payload["t"]
             if t in ("confirm", "start"):
                 self._phase_message(seat, payload)
-            else:
-                ls.on_message(seat, payload, now)
+                self._progress_phase()
+                return
+            if t == "sync" and self.phase == "host" and ls.started:
+                self.hub.send(seat, make("start"))  # a joiner that missed it on a lost link
+            ls.on_message(seat, payload, now)
         self._progress_phase()
 
     def _progress_phase(self) -> None:
@@ -392,8 +456,9 @@ class Session:
                 self._abort(f"{ls.seat_name(seat)} does not agree on the setup")
                 return
             self.confirmed.add(seat)
-        elif msg["t"] == "start" and self.phase == "join" and seat == 0 and not ls.started:
-            self._begin()
+        elif msg["t"] == "start" and self.phase in ("join", "resume") and seat == 0:
+            if not ls.started:
+                self._begin()
         else:
             ls.refuse(seat, "unexpected", f"a {msg['t']} message is not expected now")
 
@@ -431,9 +496,7 @@ class Session:
             except IllegalDecision as err:
                 raise NetError(f"the local player chose an illegal decision: {err}") from None
             if not self.journal.durable:
-                # Send each decision at once, so the others apply it while we think on.
-                self._flush()
-                await trio.lowlevel.checkpoint()
+                self._flush()  # our decision itself already left (Lockstep.decide sends early)
 
     def _start_decider(self, awaitable: Awaitable[Decision]) -> None:
         token = self.ls.applied

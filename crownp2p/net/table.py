@@ -8,13 +8,15 @@ user can act on is a :class:`NetError` with one sentence.
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import trio
 
@@ -34,6 +36,8 @@ from .session import Decider, Hub, Session, TableInfo
 log = logging.getLogger("crownp2p.net")
 
 EventSink = Callable[[Event], None]
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass
@@ -43,6 +47,41 @@ class HostReady:
     address: str  # the address to share (this machine's LAN address when bound to all)
     port: int
     code: str
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out
+
+
+@contextmanager
+def boundary() -> Iterator[None]:
+    """Trio wraps what a nursery raises in exception groups; callers of this module see our
+    own error (or a KeyboardInterrupt) instead."""
+    try:
+        yield
+    except BaseExceptionGroup as group:
+        leaves = _leaves(group)
+        for kind in (KeyboardInterrupt, NetError, JournalError):
+            for exc in leaves:
+                if isinstance(exc, kind):
+                    if isinstance(exc, JournalError):
+                        raise NetError(str(exc)) from None
+                    raise exc from None
+        raise
+    except JournalError as err:
+        raise NetError(str(err)) from None
+
+
+def at_boundary(service: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    @functools.wraps(service)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with boundary():
+            return await service(*args, **kwargs)
+
+    return wrapper
 
 
 def nonce_source(test_seed: int | str | None, seat: int) -> NonceSource:
@@ -139,6 +178,7 @@ def _make_session(
 # ====================================================================== host
 
 
+@at_boundary
 async def host_table(
     rules: Rules,
     setup: Setup,
@@ -326,6 +366,7 @@ async def _await_table(framed: FramedStream, timeouts: Timeouts) -> dict[str, An
         return msg
 
 
+@at_boundary
 async def join_table(
     rules: Rules,
     host: str,
@@ -403,7 +444,7 @@ async def join_table(
             measure=measure,
         )
         nursery.start_soon(hub.serve, listeners)
-        nursery.start_soon(hub.run_link, framed, 0)
+        nursery.start_soon(hub.adopt(framed, 0).run)  # adopted now, before any redial
         if session_ready:
             session_ready(session)
         try:
@@ -480,6 +521,7 @@ async def _accept_table(
 # ====================================================================== resume
 
 
+@at_boundary
 async def resume_table(
     rules: Rules,
     record: str | Path,

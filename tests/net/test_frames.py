@@ -17,7 +17,7 @@ from crownp2p.net.link import FramedStream
 from crownp2p.net.messages import make
 
 SAMPLES = [
-    make("decision", seq=7, seat=1, decision=["play", "Executive Action", "1"], hash="ab" * 32),
+    make("decision", seq=7, seat=1, decision=["play", "Executive Action", "1"], prev="ab" * 32),
     make("commit", round=3, commit=b"\x01" * 32),
     make("chat", text="good luck — have fun ♞"),
     make("ping"),

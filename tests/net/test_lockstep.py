@@ -87,7 +87,7 @@ def test_a_decision_out_of_turn_is_a_forfeit(rules2) -> None:
     table = waiting_for(rules2, 0)
     n = table.peers[0].applied
     legal = table.peers[0].game.legal()[0]
-    table.inject(1, 0, make("decision", seq=n + 1, seat=1, decision=list(legal), hash="0" * 64))
+    table.inject(1, 0, make("decision", seq=n + 1, seat=1, decision=list(legal), prev="0" * 64))
     forfeit_of(table, 0, 1, "out-of-turn")
     untouched(table, 0, n)
 
@@ -95,7 +95,8 @@ def test_a_decision_out_of_turn_is_a_forfeit(rules2) -> None:
 def test_a_decision_not_in_the_legal_list_is_a_forfeit(rules2) -> None:
     table = waiting_for(rules2, 1)
     n = table.peers[0].applied
-    bad = make("decision", seq=n + 1, seat=1, decision=["march", "a1", "h8"], hash="0" * 64)
+    prev = table.peers[0].hash_at(n)  # the right state: the decision itself is what is wrong
+    bad = make("decision", seq=n + 1, seat=1, decision=["march", "a1", "h8"], prev=prev)
     table.inject(1, 0, bad)
     forfeit_of(table, 0, 1, "illegal-decision")
     assert "march a1 h8" in table.peers[0].outcome.reason
@@ -106,7 +107,7 @@ def test_a_decision_that_skips_a_seq_is_a_forfeit(rules2) -> None:
     table = waiting_for(rules2, 1)
     n = table.peers[0].applied
     legal = list(table.peers[1].game.legal()[0])
-    table.inject(1, 0, make("decision", seq=n + 3, seat=1, decision=legal, hash="0" * 64))
+    table.inject(1, 0, make("decision", seq=n + 3, seat=1, decision=legal, prev="0" * 64))
     forfeit_of(table, 0, 1, "bad-seq")
     untouched(table, 0, n)
 
@@ -114,7 +115,7 @@ def test_a_decision_that_skips_a_seq_is_a_forfeit(rules2) -> None:
 def test_a_decision_rewriting_an_applied_seq_is_a_forfeit(rules2) -> None:
     table = waiting_for(rules2, 1)
     n = table.peers[0].applied
-    table.inject(1, 0, make("decision", seq=2, seat=1, decision=["end"], hash="0" * 64))
+    table.inject(1, 0, make("decision", seq=2, seat=1, decision=["end"], prev="0" * 64))
     forfeit_of(table, 0, 1, "bad-seq")
     untouched(table, 0, n)
 
@@ -123,9 +124,9 @@ def test_a_forged_hash_stops_the_game_as_a_desync_naming_the_seq(rules2) -> None
     table = waiting_for(rules2, 1)
     n = table.peers[0].applied
     legal = list(table.peers[1].game.legal()[0])
-    table.inject(1, 0, make("decision", seq=n + 1, seat=1, decision=legal, hash="0" * 64))
+    table.inject(1, 0, make("decision", seq=n + 1, seat=1, decision=legal, prev="0" * 64))
     outcome = table.peers[0].outcome
-    assert outcome.result == "desync" and outcome.seq == n + 1
+    assert outcome.result == "desync" and outcome.seq == n  # "the state after seq n differs"
     assert "hash-mismatch" in [m["code"] for m in errors_to(table, 0, 1)]
     assert verify(rules2, table.peers[0].record).ok  # the record is kept, and still true
 
@@ -149,7 +150,7 @@ def test_a_seat_impersonating_another_is_a_forfeit(rules4) -> None:
     n = table.peers[0].applied
     legal = list(table.peers[2].game.legal()[0])
     # seat 3 signs a decision as seat 2, whose turn it is
-    table.inject(3, 0, make("decision", seq=n + 1, seat=2, decision=legal, hash="0" * 64))
+    table.inject(3, 0, make("decision", seq=n + 1, seat=2, decision=legal, prev="0" * 64))
     forfeit_of(table, 0, 3, "impersonation")
     untouched(table, 0, n)
 
@@ -169,13 +170,11 @@ def test_an_equivocating_peer_is_caught_at_the_first_differing_seq(rules4) -> No
     assert len(legal) > 1
     honest_choice, lie = legal[0], legal[-1]
     seq = liar.applied + 1
-    shadow = table.peers[0].game.clone()
-    shadow.apply(lie)
     liar.decide(honest_choice, table.now)
     table.collect(3)
     for m in table.wire[(3, 0)]:
         if m["t"] == "decision":
-            m["decision"], m["hash"] = list(lie), shadow.state_hash()
+            m["decision"] = list(lie)
     table.bot_seats = {0, 1, 2, 3}
     table.pump()
     outcomes = finished(table)

@@ -35,7 +35,7 @@ VALID = {
     "start": {},
     "error": dict(code="bad-seq", text="why"),
     "sync": dict(seq=0, hash=H),
-    "decision": dict(seq=1, seat=0, decision=["end"], hash=H),
+    "decision": dict(seq=1, seat=0, decision=["end"], prev=H),
     "commit": dict(round=1, commit=b"c" * 32),
     "reveal": dict(round=1, nonce=b"n" * 32),
     "ack": dict(seq=3, hash=H),
@@ -94,7 +94,7 @@ def test_an_unknown_message_is_refused_by_name() -> None:
         ("decision", "seq", True, "not an integer"),
         ("decision", "seq", -1, "outside"),
         ("decision", "seat", 9, "outside"),
-        ("decision", "hash", "AB" * 32, "hexadecimal"),
+        ("decision", "prev", "AB" * 32, "hexadecimal"),
         ("decision", "decision", [], "items"),
         ("decision", "decision", ["x" * 65], "characters"),
         ("decision", "decision", [3], "not a string"),
@@ -123,7 +123,7 @@ def test_we_never_make_a_message_we_would_refuse() -> None:
 @given(
     st.sampled_from(sorted(SCHEMAS)),
     st.dictionaries(
-        st.sampled_from(["seq", "seat", "hash", "round", "text", "decision", "nonce", "x"]),
+        st.sampled_from(["seq", "seat", "hash", "prev", "round", "text", "decision", "nonce", "x"]),
         st.none()
         | st.integers(-(2**63), 2**64 - 1)
         | st.text(max_size=70)

@@ -1,0 +1,434 @@
+"""The ``host``, ``join`` and ``resume`` commands: a table of peers from the command line.
+
+The lead registers these in cli.py with ``add_*_arguments`` and ``*_command``. Until then (and
+for tests and benchmarks that need a real process) ``python -m crownp2p.shell.net_commands
+host|join|resume …`` runs them with the same arguments.
+
+Without ``--bot`` a table needs the interactive shell, a later issue: the commands say so and
+exit with status 2. With ``--json`` the first line says where the table is (``listening``, with
+the port: useful with ``--port 0``) and the last line is the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import secrets
+import sys
+from dataclasses import replace
+from typing import Any
+
+from .. import __version__
+from .cli import CommandError
+
+EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
+
+log = logging.getLogger("crownp2p.net")
+
+
+# ====================================================================== arguments
+
+
+def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> None:
+    from ..bots import BOT_NAMES
+
+    p.add_argument(
+        "--bot",
+        choices=BOT_NAMES,
+        help="let a bot play this seat (needed in this version: the interactive table is "
+        "still to come)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="the bot's seed (default: random; a resumed game keeps its own)",
+    )
+    if not resume:
+        p.add_argument(
+            "--record",
+            metavar="FILE",
+            help="keep the game record in FILE (and the session in FILE.net) so a crashed "
+            "peer can `resume FILE`",
+        )
+        p.add_argument(
+            "--test-seed",
+            type=int,
+            metavar="N",
+            help=argparse.SUPPRESS,  # tests and benchmarks: predictable nonces (insecure)
+        )
+    p.add_argument(
+        "--reconnect",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long to wait for a dropped peer to come back (default 120)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON lines; the last is the result")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every connection event")
+
+
+def add_host_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on")
+    p.add_argument(
+        "--port", type=int, default=0, metavar="N", help="port to listen on (default: any free)"
+    )
+    p.add_argument("--players", type=int, choices=(2, 4), default=2, help="2 (default) or 4")
+    p.add_argument(
+        "--supply",
+        default="first-game",
+        help="first-game (default), tournament-1 … tournament-4, random, or CARD,CARD,…",
+    )
+    p.add_argument("--squire", action="store_true", help="a Squire replaces one Guard")
+    p.add_argument("--anointed", action="store_true", help="both sides start with an Anointed")
+    p.add_argument("--code", help="the join code to use (default: a fresh one)")
+    p.add_argument("--name", default="host", help="your name at the table")
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=300,
+        metavar="N",
+        help="end the game unfinished after N turns (default 300; 0: no limit)",
+    )
+    p.add_argument(
+        "--reveal-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a commit-reveal answer later than this forfeits the game (default 60)",
+    )
+    _common_arguments(p)
+
+
+def add_join_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("address", metavar="HOST:PORT", help="the host's address, as it printed it")
+    p.add_argument("--code", required=True, help="the join code the host printed")
+    p.add_argument("--name", default="player", help="your name at the table")
+    _common_arguments(p)
+
+
+def add_resume_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", metavar="RECORD", help="the record file given to --record")
+    _common_arguments(p, resume=True)
+
+
+# ====================================================================== helpers
+
+
+def packs() -> list[tuple[str, str]]:
+    """The variant packs to compare in the handshake (only the base game, for now)."""
+    return [("crownp2p", __version__)]
+
+
+def rules_for(players: int):
+    from ..core.standard import standard_rules
+
+    if players == 2:
+        return standard_rules()
+    raise CommandError(
+        f"{players}-player tables need the team-game variant pack, which is not installed"
+    )
+
+
+def _setup(args: argparse.Namespace, rules: Any):
+    from ..core.setup import parse_supply
+
+    try:
+        setup = parse_supply(args.supply, rules.variable_cards, rules.cards.names())
+    except ValueError as err:
+        raise CommandError(str(err)) from None
+    return replace(setup, squire=args.squire, anointed=args.anointed)
+
+
+def _require_bot(args: argparse.Namespace, command: str) -> None:
+    if not args.bot:
+        raise CommandError(
+            f"the interactive table is not in this version yet: `{command}` needs --bot "
+            "random or --bot greedy"
+        )
+
+
+def _configure_logging(verbose: bool) -> None:
+    if not any(getattr(h, "_crownp2p", False) for h in log.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("crownp2p: %(message)s"))
+        handler._crownp2p = True  # type: ignore[attr-defined]
+        log.addHandler(handler)
+        log.propagate = False
+    log.setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+def _timeouts(args: argparse.Namespace):
+    from ..net.link import Timeouts
+
+    if args.reconnect <= 0:
+        raise CommandError("--reconnect must be a positive number of seconds")
+    reveal = getattr(args, "reveal_timeout", 60.0)
+    if reveal <= 0:
+        raise CommandError("--reveal-timeout must be a positive number of seconds")
+    return Timeouts(reveal=reveal, reconnect=args.reconnect)
+
+
+class Printer:
+    """What the user sees: plain lines, or JSON lines with ``--json``."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.names: list[str] = []
+
+    def emit(self, data: dict[str, Any], text: str) -> None:
+        print(json.dumps(data) if self.as_json else text, flush=True)
+
+    def event(self, event: Any) -> None:
+        if event.kind == "joined":
+            self.emit(
+                {"event": "joined", "seat": event.seat, "name": event.text},
+                f"{event.text} joined as seat {event.seat}",
+            )
+        elif event.kind == "left":
+            self.emit(
+                {"event": "left", "seat": event.seat, "name": event.text},
+                f"{event.text} left before the game began: seat {event.seat} is free again",
+            )
+        elif event.kind == "seated":
+            self.emit({"event": "seated", "seat": event.seat}, f"seated: {event.text}")
+        elif event.kind == "chat":
+            self.emit(
+                {"event": "chat", "seat": event.seat, "text": event.text},
+                f"[seat {event.seat}] {event.text}",
+            )
+        elif event.kind == "link" and event.text == "down":
+            log.info("lost the link to seat %s; waiting for it to come back", event.seat)
+        elif event.kind == "link":
+            log.info("link to seat %s is up", event.seat)
+
+    def outcome(self, outcome: Any, seconds: float | None) -> int:
+        data = outcome.to_json()
+        if seconds is not None:
+            data["seconds"] = round(seconds, 4)
+        words = {
+            "win": "you win",
+            "loss": "you lose",
+            "draw": "a draw",
+            "forfeit": "the game ended by forfeit",
+            "desync": "the game stopped: the peers' games differ",
+            "aborted": "the game stopped unfinished",
+        }[outcome.result]
+        where = (
+            f"after seq {outcome.seq}"
+            if outcome.result == "desync"
+            else f"in {outcome.turns} turns"
+        )
+        self.emit(
+            data,
+            f"{words} ({outcome.reason}) {where}; final hash {outcome.final_hash[:16]}",
+        )
+        return EXIT_FINISHED if outcome.finished else EXIT_UNFINISHED
+
+
+def _run(service: Any, args: argparse.Namespace, printer: Printer, **kwargs: Any) -> int:
+    """Run a table service under trio, mapping every failure to one sentence."""
+    import trio
+
+    from ..net.errors import NetError
+
+    box: dict[str, Any] = {}
+
+    def session_ready(session: Any) -> None:
+        box["session"] = session
+
+    async def main() -> Any:
+        return await service(**kwargs, session_ready=session_ready, on_event=printer.event)
+
+    try:
+        outcome = trio.run(main)
+    except NetError as err:
+        raise CommandError(str(err)) from None
+    except KeyboardInterrupt:
+        hint = ""
+        if getattr(args, "record", None):
+            hint = f": continue with `crownp2p resume {args.record}`"
+        raise CommandError(f"interrupted{hint}") from None
+    except OSError as err:
+        raise CommandError(f"a network error stopped the table: {err.strerror or err}") from None
+    except Exception as err:  # a bug: one sentence for the user, the traceback with -v
+        log.debug("internal error", exc_info=True)
+        if args.verbose:
+            log.exception("internal error")
+        raise CommandError(
+            f"an internal error stopped the table ({type(err).__name__}: {err})"
+        ) from None
+    session = box.get("session")
+    seconds = None
+    if session is not None and session.started_at is not None and session.ended_at is not None:
+        seconds = session.ended_at - session.started_at
+    return printer.outcome(outcome, seconds)
+
+
+# ====================================================================== commands
+
+
+def host_command(args: argparse.Namespace) -> int:
+    from ..net import crypto
+    from ..net.deciders import BotDecider
+    from ..net.table import host_table
+
+    _configure_logging(args.verbose)
+    _require_bot(args, "host")
+    rules = rules_for(args.players)
+    setup = _setup(args, rules)
+    if args.code is not None:
+        try:
+            crypto.check_code(args.code)
+        except ValueError as err:
+            raise CommandError(str(err)) from None
+    if not 0 <= args.port < 65536:
+        raise CommandError("--port must be between 0 and 65535")
+    if args.max_turns < 0:
+        raise CommandError("--max-turns must be 0 or more")
+    seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
+    printer = Printer(args.json)
+
+    async def run(**kw: Any) -> Any:
+        import trio
+
+        outcomes: list[Any] = []
+
+        async def play(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+            outcomes.append(await host_table(**kw, task_status=task_status))
+
+        async with trio.open_nursery() as nursery:
+            ready = await nursery.start(play)
+            address = f"{ready.address}:{ready.port}"
+            printer.emit(
+                {
+                    "event": "listening",
+                    "address": ready.address,
+                    "port": ready.port,
+                    "code": ready.code,
+                    "players": args.players,
+                },
+                f"hosting a table for {args.players} at {address}; join code {ready.code}\n"
+                f"others join with: crownp2p join {address} --code {ready.code}",
+            )
+        return outcomes[0]
+
+    return _run(
+        run,
+        args,
+        printer,
+        rules=rules,
+        setup=setup,
+        decider=BotDecider(args.bot, seed, 0),
+        packs=packs(),
+        name=args.name,
+        bind=args.bind,
+        port=args.port,
+        code=args.code,
+        record=args.record,
+        max_turns=args.max_turns,
+        timeouts=_timeouts(args),
+        test_seed=args.test_seed,
+        extra={"bot": args.bot, "seed": seed},
+    )
+
+
+def join_command(args: argparse.Namespace) -> int:
+    from ..net import crypto
+    from ..net.deciders import LateBotDecider
+    from ..net.table import address_of, join_table
+
+    _configure_logging(args.verbose)
+    _require_bot(args, "join")
+    try:
+        host, port = address_of(args.address)
+        crypto.check_code(args.code)
+    except ValueError as err:
+        raise CommandError(str(err)) from None
+    seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
+    printer = Printer(args.json)
+    return _run(
+        join_table,
+        args,
+        printer,
+        rules=rules_for(2),
+        host=host,
+        port=port,
+        code=args.code,
+        decider=LateBotDecider(args.bot, seed),
+        packs=packs(),
+        name=args.name,
+        record=args.record,
+        timeouts=_timeouts(args),
+        test_seed=args.test_seed,
+        extra={"bot": args.bot, "seed": seed},
+    )
+
+
+def resume_command(args: argparse.Namespace) -> int:
+    from ..net.deciders import LateBotDecider
+    from ..net.journal import JournalError, load
+    from ..net.session import TableInfo
+    from ..net.table import resume_table
+
+    _configure_logging(args.verbose)
+    try:
+        _, session_file = load(args.record)
+        info = TableInfo.from_json(session_file.table)
+    except JournalError as err:
+        raise CommandError(str(err)) from None
+    except (KeyError, TypeError, ValueError) as err:
+        raise CommandError(f"the session file of {args.record} cannot be read ({err})") from None
+    bot = args.bot or info.extra.get("bot")
+    if not bot:
+        _require_bot(args, "resume")
+    seed = args.seed if args.seed is not None else info.extra.get("seed", 0)
+    printer = Printer(args.json)
+    rules = rules_for(info.players)
+    printer.emit(
+        {"event": "resuming", "seat": info.seat},
+        f"resuming seat {info.seat} of {args.record}",
+    )
+    return _run(
+        resume_table,
+        args,
+        printer,
+        rules=rules,
+        record=args.record,
+        decider=LateBotDecider(bot, seed),
+        packs=packs(),
+        timeouts=_timeouts(args),
+    )
+
+
+# ====================================================================== a stand-in entry point
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="crownp2p", description="Peer-to-peer tables.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, add, run, text in (
+        ("host", add_host_arguments, host_command, "host a table and print its join code"),
+        ("join", add_join_arguments, join_command, "join a table at HOST:PORT"),
+        ("resume", add_resume_arguments, resume_command, "continue a game from its record"),
+    ):
+        p = sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".")
+        add(p)
+        p.set_defaults(run=run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except CommandError as err:
+        print(f"crownp2p {args.command}: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,342 @@
+"""Whole tables over real loopback sockets: two and four peers, the handshake's refusals,
+garbage on the wire, a cut link that reconnects, and a peer that crashes and resumes."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+import trio
+from proxy import Proxy
+from tables import FAST, PACKS, Table, wait_until
+
+from crownp2p.core.record import Record, verify
+from crownp2p.net.errors import NetError
+from crownp2p.net.frames import encode_frame
+from crownp2p.net.handshake import ENGINE
+from crownp2p.net.link import FramedStream
+from crownp2p.net.local import play_local
+from crownp2p.net.messages import PROTOCOL_VERSION, make
+from crownp2p.net.table import resume_table
+
+
+def twin(table: Table):
+    return play_local(
+        table.rules,
+        table.setup,
+        [table.bot] * table.players,
+        seed=table.seed,
+        test_seed=table.seed,
+        max_turns=table.max_turns,
+    )
+
+
+def same_as_one_process(table: Table) -> None:
+    local = twin(table)
+    hashes = {o.final_hash for o in table.outcomes.values()}
+    assert hashes == {local.final_hash}, [o.to_json() for o in table.outcomes.values()]
+    assert len(table.outcomes) == table.players
+
+
+@pytest.mark.parametrize("bot, seed", [("random", 1), ("greedy", 2)])
+async def test_two_peers_play_a_whole_game(rules2, tmp_path, bot, seed) -> None:
+    with trio.fail_after(30):
+        table = Table(rules2, bot=bot, seed=seed)
+        table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
+        await table.play()
+    same_as_one_process(table)
+    assert {o.result for o in table.outcomes.values()} <= {"win", "loss", "draw", "aborted"}
+    for path in table.records.values():
+        record = Record.load(path)
+        assert verify(rules2, record).ok
+        assert record.steps[-1].hash == table.outcomes[0].final_hash
+
+
+async def test_four_peers_play_a_whole_game_over_a_full_mesh(rules4) -> None:
+    with trio.fail_after(60):
+        table = Table(rules4, bot="random", seed=1)
+        await table.play()
+    same_as_one_process(table)
+    results = {seat: o.result for seat, o in table.outcomes.items()}
+    winner = table.outcomes[0].winner
+    for seat, result in results.items():
+        assert result == ("win" if rules4.seating.sides[seat] == winner else "loss")
+    # every pair of seats had its own link: nobody relayed
+    for seat, session in table.sessions.items():
+        assert set(session.ls.acked) == set(range(4)) - {seat}
+        assert all(session.ls.acked[s] == session.ls.applied for s in session.ls.acked)
+
+
+# ---------------------------------------------------------------------- the handshake
+
+
+async def raw_join(port: int, **fields) -> dict:
+    """Open a connection and send a join message by hand; return what comes back."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    framed = FramedStream(stream)
+    hello = dict(
+        proto=PROTOCOL_VERSION,
+        engine=ENGINE,
+        packs=[list(p) for p in PACKS],
+        name="stranger",
+        nonce=b"\x01" * 32,
+        listen=0,
+    )
+    hello.update(fields)
+    await framed.send(make("join", **hello))
+    reply = await framed.receive()
+    await framed.aclose()
+    return reply
+
+
+async def host_only(rules, nursery) -> Table:
+    table = Table(rules)
+    table.ready = await nursery.start(table.host)
+    return table
+
+
+@pytest.mark.parametrize(
+    "fields, code, words",
+    [
+        ({"proto": 99}, "version", "protocol"),
+        ({"engine": "0.0.1/state9/shuffle9"}, "version", "engine"),
+        ({"packs": [["crownp2p", "9.9"]]}, "packs", "crownp2p is"),
+        (
+            {"packs": [["crownp2p", PACKS[0][1]], ["all-kings-men", "1.0"]]},
+            "packs",
+            "all-kings-men",
+        ),
+    ],
+)
+async def test_a_peer_with_other_versions_or_packs_is_refused_clearly(
+    rules2, fields, code, words
+) -> None:
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            table = await host_only(rules2, nursery)
+            reply = await raw_join(table.ready.port, **fields)
+            assert reply["t"] == "error" and reply["code"] == code
+            assert words in reply["text"]
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_wrong_join_code_never_takes_a_seat(rules2, caplog) -> None:
+    with trio.fail_after(20):
+        table = Table(rules2)
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            with pytest.raises(NetError, match="check the code"):
+                await table.join(1, table.ready.port, code="wrong-code")
+            # a stranger who does not check the host's proof is refused when it proves nothing
+            stream = await trio.open_tcp_stream("127.0.0.1", table.ready.port)
+            framed = FramedStream(stream)
+            await framed.send(
+                make(
+                    "join",
+                    proto=PROTOCOL_VERSION,
+                    engine=ENGINE,
+                    packs=[list(p) for p in PACKS],
+                    name="stranger",
+                    nonce=b"\x02" * 32,
+                    listen=0,
+                )
+            )
+            assert (await framed.receive())["t"] == "challenge"
+            await framed.send(make("auth", proof=b"\x00" * 32))
+            reply = await framed.receive()
+            assert reply["t"] == "error" and reply["code"] == "bad-code"
+            await framed.aclose()
+            # the seat is still free for the right code
+            await nursery.start(table.join, 1, table.ready.port)
+        assert "wrong join code" in caplog.text
+        same_as_one_process(table)
+
+
+async def test_a_full_table_refuses_more_players(rules2) -> None:
+    with trio.fail_after(20):
+        table = Table(rules2)
+        table.timeouts = FAST
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            await nursery.start(table.join, 1, table.ready.port)
+            reply = await raw_join(table.ready.port)
+            assert reply["t"] == "error" and reply["code"] == "table-full"
+
+
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        (b"\x00\x00\x00\x03\xc1\xc1\xc1", "bad-frame"),
+        (struct.pack(">I", 50_000_000), "oversized"),
+        (encode_frame({"t": "teleport"}), "unknown-message"),
+        (encode_frame({"t": "join", "proto": "one"}), "bad-message"),
+    ],
+)
+async def test_garbage_from_a_stranger_gets_an_error_frame(rules2, data, code, caplog) -> None:
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            table = await host_only(rules2, nursery)
+            stream = await trio.open_tcp_stream("127.0.0.1", table.ready.port)
+            await stream.send_all(data)
+            framed = FramedStream(stream)
+            reply = await framed.receive()
+            assert reply["t"] == "error" and reply["code"] == code
+            await framed.aclose()
+            nursery.cancel_scope.cancel()
+    assert code in caplog.text
+
+
+# ---------------------------------------------------------------------- links that fail
+
+
+async def play_through_proxy(rules, action, *, seed=1, bot="random") -> tuple[Table, Proxy]:
+    """A two-seat table whose joiner reaches the host through a proxy; ``action(table, proxy)``
+    runs once the game is 40 steps in."""
+    table = Table(rules, bot=bot, seed=seed)
+    async with trio.open_nursery() as nursery:
+        table.ready = await nursery.start(table.host)
+        proxy = Proxy(table.ready.port)
+        await nursery.start(proxy.run)
+
+        async def meddle() -> None:
+            await wait_until(lambda: 0 in table.sessions and table.sessions[0].ls.applied >= 40)
+            await action(table, proxy)
+
+        nursery.start_soon(meddle)
+        await nursery.start(table.join, 1, proxy.port)
+        await wait_until(lambda: len(table.outcomes) == 2)
+        nursery.cancel_scope.cancel()
+    return table, proxy
+
+
+async def test_a_cut_link_reconnects_and_the_game_finishes_unharmed(rules2) -> None:
+    with trio.fail_after(30):
+        table, proxy = await play_through_proxy(rules2, lambda t, p: p.cut())
+    assert proxy.connections >= 2  # the joiner dialled again
+    same_as_one_process(table)
+    assert table.outcomes[0].finished
+
+
+async def test_a_link_cut_twice_still_finishes(rules2) -> None:
+    async def twice(table, proxy):
+        await proxy.cut()
+        await wait_until(lambda: proxy.pairs and table.sessions[0].ls.applied >= 80)
+        await proxy.cut()
+
+    with trio.fail_after(30):
+        table, proxy = await play_through_proxy(rules2, twice)
+    assert proxy.connections >= 3
+    same_as_one_process(table)
+
+
+@pytest.mark.parametrize(
+    "garbage, code",
+    [
+        (b"\x00\x00\x00\x02\xc1\xc1", "bad-frame"),
+        (struct.pack(">I", 2_000_000), "oversized"),
+    ],
+)
+async def test_garbage_mid_game_is_refused_and_the_game_goes_on(rules2, garbage, code, caplog):
+    async def inject(table, proxy):
+        await proxy.inject(garbage)
+
+    with trio.fail_after(30):
+        table, proxy = await play_through_proxy(rules2, inject)
+    assert f"[{code}]; disconnecting" in caplog.text
+    same_as_one_process(table)
+
+
+async def test_an_unknown_message_mid_game_is_refused_and_ignored(rules2, caplog) -> None:
+    async def inject(table, proxy):
+        await proxy.inject(encode_frame({"t": "teleport", "to": "e8"}))
+
+    with trio.fail_after(30):
+        table, proxy = await play_through_proxy(rules2, inject)
+    assert "unknown-message" in caplog.text
+    assert proxy.connections == 1  # refused, but not disconnected
+    same_as_one_process(table)
+
+
+async def test_a_silent_link_is_declared_dead_and_redialled(rules2) -> None:
+    async def freeze(table, proxy):
+        proxy.frozen = True
+        await trio.sleep(FAST.idle + 0.5)
+        proxy.frozen = False
+
+    with trio.fail_after(30):
+        table, proxy = await play_through_proxy(rules2, freeze)
+    assert proxy.connections >= 2
+    same_as_one_process(table)
+
+
+# ---------------------------------------------------------------------- crash and resume
+
+
+@pytest.mark.parametrize("victim", ["joiner", "host"])
+async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) -> None:
+    table = Table(rules2, bot="random", seed=1)
+    table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
+    seat = 0 if victim == "host" else 1
+    crash = trio.CancelScope()
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+
+            async def host(task_status=trio.TASK_STATUS_IGNORED):
+                with crash if seat == 0 else trio.CancelScope():
+                    await table.host(task_status=task_status)
+
+            async def join(task_status=trio.TASK_STATUS_IGNORED):
+                with crash if seat == 1 else trio.CancelScope():
+                    await table.join(1, table.ready.port, task_status=task_status)
+
+            table.ready = await nursery.start(host)
+            await nursery.start(join)
+            await wait_until(
+                lambda: seat in table.sessions and table.sessions[seat].ls.applied >= 50
+            )
+            crash.cancel()
+            await wait_until(lambda: table.sessions[seat].stopping)
+            await trio.sleep(0.2)
+            record = table.records[seat]
+            resumed = await resume_table(
+                rules2, record, decider=table.decider(), packs=PACKS, timeouts=FAST
+            )
+            table.outcomes[seat] = resumed
+            await wait_until(lambda: len(table.outcomes) == 2)
+    same_as_one_process(table)
+    for path in table.records.values():
+        assert verify(rules2, Record.load(path)).ok
+
+
+async def test_resume_refuses_a_finished_game(rules2, tmp_path) -> None:
+    with trio.fail_after(30):
+        table = Table(rules2, bot="random", seed=1)
+        table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
+        await table.play()
+        with pytest.raises(NetError, match="that game is over"):
+            await resume_table(rules2, table.records[1], decider=table.decider(), packs=PACKS)
+
+
+# ---------------------------------------------------------------------- chat and resign
+
+
+async def test_chat_and_resign_over_sockets(rules2) -> None:
+    table = Table(rules2, bot="random", seed=1)
+    heard = []
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(
+                lambda task_status: table.host(
+                    task_status=task_status,
+                    on_event=lambda e: heard.append(e.text) if e.kind == "chat" else None,
+                )
+            )
+            await nursery.start(table.join, 1, table.ready.port)
+            await wait_until(lambda: 1 in table.sessions and table.sessions[1].ls.applied > 10)
+            table.sessions[1].chat("good game")
+            await wait_until(lambda: heard)
+            table.sessions[1].resign("it is late")
+    assert heard == ["good game"]
+    for outcome in table.outcomes.values():
+        assert outcome.result == "forfeit" and outcome.winner == 0
+        assert "it is late" in outcome.reason
