@@ -226,6 +226,24 @@ class Printer:
         return EXIT_FINISHED if outcome.finished else EXIT_UNFINISHED
 
 
+def _simplest(group: BaseExceptionGroup) -> BaseException:
+    """The one exception of a trio exception group that says most to the user."""
+    from ..net.errors import NetError
+
+    leaves: list[BaseException] = []
+
+    def walk(g: BaseExceptionGroup) -> None:
+        for exc in g.exceptions:
+            walk(exc) if isinstance(exc, BaseExceptionGroup) else leaves.append(exc)
+
+    walk(group)
+    for kind in (KeyboardInterrupt, NetError, OSError):
+        for exc in leaves:
+            if isinstance(exc, kind):
+                return exc
+    return leaves[0] if leaves else group
+
+
 def _run(service: Any, args: argparse.Namespace, printer: Printer, **kwargs: Any) -> int:
     """Run a table service under trio, mapping every failure to one sentence."""
     import trio
@@ -241,7 +259,10 @@ def _run(service: Any, args: argparse.Namespace, printer: Printer, **kwargs: Any
         return await service(**kwargs, session_ready=session_ready, on_event=printer.event)
 
     try:
-        outcome = trio.run(main)
+        try:
+            outcome = trio.run(main)
+        except BaseExceptionGroup as group:
+            raise _simplest(group) from None
     except NetError as err:
         raise CommandError(str(err)) from None
     except KeyboardInterrupt:

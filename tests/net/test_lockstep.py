@@ -307,3 +307,65 @@ def test_chat_reaches_every_peer(rules4) -> None:
     for seat in (0, 2, 3):
         texts = [e.text for e in table.peers[seat].take_events() if e.kind == "chat"]
         assert texts == ["nice move"]
+
+
+# ---------------------------------------------------------------------- dropped links
+
+
+def drop_link(table: MemoryTable, a: int, b: int) -> None:
+    """Both ends see the link fail; whatever was in flight is lost."""
+    table.peers[a].on_link_down(b, table.now)
+    table.peers[b].on_link_down(a, table.now)
+    table.wire[(a, b)].clear()
+    table.wire[(b, a)].clear()
+
+
+def restore_link(table: MemoryTable, a: int, b: int) -> None:
+    table.peers[a].on_link_up(b, table.now)
+    table.peers[b].on_link_up(a, table.now)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_dropped_link_loses_nothing_once_it_is_back(seats, rules2, rules4) -> None:
+    rules = rules2 if seats == 2 else rules4
+    table = MemoryTable(rules, Setup(), ["random"] * seats, seed=2, test_seed=2)
+    table.connect()
+    dropped = False
+    for _ in range(50):  # drop and restore the 0-1 link every few steps, messages lost each time
+        for _ in range(7):
+            table.collect(0)
+            table.collect(1)
+            if not any(table.wire.values()):
+                break
+            for (src, dst), q in table.wire.items():
+                if q:
+                    table.peers[dst].on_message(src, q.popleft(), table.now)
+        if table.peers[0].outcome is not None:
+            break
+        drop_link(table, 0, 1)
+        dropped = True
+        table.pump()  # the others play on as far as they can without that link
+        restore_link(table, 0, 1)
+    table.pump()
+    assert dropped
+    local = play_local(rules, Setup(), ["random"] * seats, seed=2, test_seed=2)
+    assert {p.outcome.final_hash for p in table.peers} == {local.final_hash}
+    for peer in table.peers:
+        assert [s.hash for s in peer.record.steps] == [s.hash for s in local.record.steps]
+
+
+def test_a_peer_gone_longer_than_the_reconnect_window_aborts_the_game(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    drop_link(table, 0, 1)
+    table.tick(table.peers[0].reconnect_timeout - 1)
+    assert table.peers[0].outcome is None
+    table.tick(2)
+    outcome = table.peers[0].outcome
+    assert outcome.result == "aborted" and "lost contact with seat 1" in outcome.reason
+
+
+def test_a_commit_reveal_deadline_waits_while_a_link_is_down(rules2) -> None:
+    table, held = at_a_round(rules2)
+    drop_link(table, 0, 1)
+    table.tick(table.peers[0].reveal_timeout + 1)  # late, but the link is down: no forfeit
+    assert table.peers[0].outcome is None

@@ -8,7 +8,7 @@ import struct
 import pytest
 import trio
 from proxy import Proxy
-from tables import FAST, PACKS, Table, wait_until
+from tables import CODE, FAST, PACKS, Table, wait_until
 
 from crownp2p.core.record import Record, verify
 from crownp2p.net.errors import NetError
@@ -340,3 +340,38 @@ async def test_chat_and_resign_over_sockets(rules2) -> None:
     for outcome in table.outcomes.values():
         assert outcome.result == "forfeit" and outcome.winner == 0
         assert "it is late" in outcome.reason
+
+
+async def test_a_joiner_who_leaves_early_frees_its_seat(rules4) -> None:
+    from crownp2p.net.handshake import join_dial
+
+    table = Table(rules4, bot="random", seed=1)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            stream = await trio.open_tcp_stream("127.0.0.1", table.ready.port)
+            framed = FramedStream(stream)
+            joined = await join_dial(
+                framed, code=CODE, name="flaky", packs=PACKS, listen_port=0, timeout=2
+            )
+            assert joined.seat == 1
+            await framed.aclose()  # gone before the others arrive
+            await trio.sleep(0.1)
+            for order in range(1, 4):
+                await nursery.start(table.join, order, table.ready.port)
+    assert sorted(table.outcomes) == [0, 1, 2, 3]
+    assert table.sessions[0].info.names[1] == "joiner1"
+    same_as_one_process(table)
+
+
+async def test_a_table_for_other_rules_is_refused_by_the_joiner(rules2, rules4) -> None:
+    from dataclasses import replace
+
+    table = Table(rules2, timeouts=replace(FAST, start=1))
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            four = Table(rules4)
+            with pytest.raises(NetError, match="the table is for 2 players; these rules seat 4"):
+                await four.join(1, table.ready.port)
+    assert table.outcomes[0].result == "aborted"

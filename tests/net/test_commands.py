@@ -1,0 +1,220 @@
+"""The host, join and resume commands: one-sentence errors with exit status 2, JSON output, and
+a peer process killed mid-game that comes back with ``resume``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from crownp2p.core.record import Record, verify
+from crownp2p.core.setup import Setup
+from crownp2p.net.local import play_local
+from crownp2p.shell import net_commands
+from crownp2p.shell.cli import CommandError
+
+ENTRY = [sys.executable, "-m", "crownp2p.shell.net_commands"]
+
+
+def parse(command: str, *argv: str) -> argparse.Namespace:
+    return net_commands.build_parser().parse_args([command, *argv])
+
+
+def run_main(capsys, *argv: str) -> tuple[int, str, str]:
+    status = net_commands.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["host"], "needs --bot"),
+        (["join", "127.0.0.1:1", "--code", "abcd-efgh"], "needs --bot"),
+        (["host", "--bot", "random", "--players", "4"], "team-game variant pack"),
+        (["host", "--bot", "random", "--supply", "Dragons"], "'Dragons' is not a card"),
+        (["host", "--bot", "random", "--code", "x"], "at least 4 letters"),
+        (["host", "--bot", "random", "--port", "70000"], "--port must be"),
+        (["join", "nowhere", "--code", "abcd-efgh", "--bot", "random"], "not HOST:PORT"),
+        (["join", "127.0.0.1:http", "--code", "abcd-efgh", "--bot", "random"], "not a port"),
+        (["resume", "/nonexistent/game.jsonl"], "there is no record"),
+    ],
+)
+def test_bad_arguments_are_one_sentence_and_status_2(capsys, argv, words) -> None:
+    status, out, err = run_main(capsys, *argv)
+    assert status == 2
+    assert words in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_joining_a_closed_port_is_one_sentence(capsys) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    status, out, err = run_main(
+        capsys, "join", f"127.0.0.1:{port}", "--code", "abcd-efgh", "--bot", "random"
+    )
+    assert status == 2 and "cannot reach the host" in err and "Traceback" not in err
+
+
+def test_resume_needs_the_session_file(tmp_path, capsys) -> None:
+    from crownp2p.bots.selfplay import play_game
+    from crownp2p.core.standard import standard_rules
+
+    path = tmp_path / "solo.jsonl"
+    play_game(standard_rules(), Setup(), ["random", "random"], 1, record=True).record.save(path)
+    status, out, err = run_main(capsys, "resume", str(path))
+    assert status == 2 and "no session file" in err
+
+
+def test_the_command_functions_take_a_namespace() -> None:
+    args = parse("host")
+    with pytest.raises(CommandError, match="needs --bot"):
+        net_commands.host_command(args)
+    assert parse("join", "h:1", "--code", "c0de").address == "h:1"
+    assert parse("resume", "r.jsonl").record == "r.jsonl"
+
+
+# ---------------------------------------------------------------------- real processes
+
+
+def start_host(*argv: str) -> tuple[subprocess.Popen, dict]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    host = subprocess.Popen(
+        [*ENTRY, "host", "--bind", "127.0.0.1", "--port", "0", "--json", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    line = host.stdout.readline()
+    assert line, host.stderr.read()
+    return host, json.loads(line)
+
+
+def last_json(text: str) -> dict:
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def test_two_processes_play_and_print_the_result_as_json(tmp_path, rules2) -> None:
+    seed = ["--bot", "random", "--seed", "4", "--test-seed", "4"]
+    host, listening = start_host(*seed, "--record", str(tmp_path / "h.jsonl"))
+    assert set(listening) >= {"address", "port", "code"} and listening["port"] > 0
+    join = subprocess.run(
+        [
+            *ENTRY,
+            "join",
+            f"127.0.0.1:{listening['port']}",
+            "--code",
+            listening["code"],
+            *seed,
+            "--json",
+            "--record",
+            str(tmp_path / "j.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    host_out, host_err = host.communicate(timeout=30)
+    assert join.returncode == 0 and host.returncode == 0, (join.stderr, host_err)
+    results = [last_json(host_out), last_json(join.stdout)]
+    local = play_local(rules2, Setup(), ["random", "random"], seed=4, test_seed=4, max_turns=300)
+    for r in results:
+        assert set(r) >= {"result", "winner", "turns", "final_hash"}
+        assert r["final_hash"] == local.final_hash and r["turns"] == local.turns
+        assert r["winner"] == local.winner
+    assert {r["result"] for r in results} == {"win", "loss"}
+    for name in ("h.jsonl", "j.jsonl"):
+        assert verify(rules2, Record.load(tmp_path / name)).ok
+
+
+def test_a_wrong_code_from_the_command_line_is_refused(tmp_path) -> None:
+    host, listening = start_host("--bot", "random")
+    try:
+        join = subprocess.run(
+            [
+                *ENTRY,
+                "join",
+                f"127.0.0.1:{listening['port']}",
+                "--code",
+                "wrong-code",
+                "--bot",
+                "random",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert join.returncode == 2
+        assert "could not prove it knows the join code" in join.stderr
+        assert "Traceback" not in join.stderr
+    finally:
+        host.send_signal(signal.SIGINT)
+        _, err = host.communicate(timeout=10)
+    assert "was not admitted" in err and "Traceback" not in err
+    assert host.returncode == 2 and "interrupted" in err
+
+
+def steps_in(path: Path) -> int:
+    try:
+        return max(0, len(path.read_text().splitlines()) - 1)
+    except FileNotFoundError:
+        return 0
+
+
+@pytest.mark.parametrize("victim", ["joiner", "host"])
+def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, rules2, victim):
+    seed = ["--bot", "greedy", "--seed", "1", "--test-seed", "1", "--reconnect", "30"]
+    records = {"host": tmp_path / "host.jsonl", "joiner": tmp_path / "join.jsonl"}
+    host, listening = start_host(*seed, "--record", str(records["host"]))
+    join = subprocess.Popen(
+        [
+            *ENTRY,
+            "join",
+            f"127.0.0.1:{listening['port']}",
+            "--code",
+            listening["code"],
+            *seed,
+            "--json",
+            "--record",
+            str(records["joiner"]),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    procs = {"host": host, "joiner": join}
+    deadline = time.monotonic() + 30
+    while steps_in(records[victim]) < 100:
+        assert time.monotonic() < deadline, "the game never got going"
+        time.sleep(0.005)
+    procs[victim].kill()  # SIGKILL: no goodbye, no flush beyond what was fsync'd
+    procs[victim].wait(timeout=10)
+    killed_at = steps_in(records[victim])
+    resumed = subprocess.run(
+        [*ENTRY, "resume", str(records[victim]), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    survivor = procs["joiner" if victim == "host" else "host"]
+    out, err = survivor.communicate(timeout=30)
+    assert resumed.returncode == 0, resumed.stderr
+    assert survivor.returncode == 0, err
+    local = play_local(rules2, Setup(), ["greedy", "greedy"], seed=1, test_seed=1, max_turns=300)
+    assert killed_at < len(local.record.steps)  # it really was mid-game
+    for result in (last_json(resumed.stdout), last_json(out)):
+        assert result["final_hash"] == local.final_hash
+    for path in records.values():
+        record = Record.load(path)
+        assert verify(rules2, record).ok and len(record.steps) == len(local.record.steps)

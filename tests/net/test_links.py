@@ -1,0 +1,264 @@
+"""Links and handshakes over in-memory streams, on trio's autojump clock: keepalives, the idle
+timeout, garbage on a live link, and the HMAC proofs (join code and pair keys)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+import trio
+import trio.testing
+
+from crownp2p.core.game import Game
+from crownp2p.core.record import Record
+from crownp2p.core.setup import Setup
+from crownp2p.net import crypto
+from crownp2p.net.errors import HandshakeError
+from crownp2p.net.frames import FrameDecoder, encode_frame
+from crownp2p.net.handshake import join_accept, join_dial, peer_accept, peer_dial
+from crownp2p.net.journal import Journal, JournalError, load, session_path
+from crownp2p.net.link import FramedStream, Link, Timeouts
+from crownp2p.net.messages import make
+
+PACKS = [("crownp2p", "test")]
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, object]] = []
+
+    def deliver(self, kind, link, payload) -> None:
+        self.events.append((kind, payload))
+
+    def kinds(self) -> list[str]:
+        return [k for k, _ in self.events]
+
+
+async def read_frames(stream, into: list, limit: float) -> None:
+    decoder = FrameDecoder()
+    with trio.move_on_after(limit):
+        while data := await stream.receive_some(4096):
+            into.extend(decoder.feed(data))
+
+
+async def test_a_quiet_link_sends_keepalives(autojump_clock) -> None:
+    with trio.fail_after(60):
+        left, right = trio.testing.memory_stream_pair()
+        link = Link(FramedStream(left), 1, Sink(), Timeouts(keepalive=1, idle=100))
+        got: list = []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.run)
+            await read_frames(right, got, 3.5)
+            nursery.cancel_scope.cancel()
+        assert [m["t"] for m in got] == ["ping", "ping", "ping"]
+
+
+async def test_a_silent_peer_is_declared_dead(autojump_clock) -> None:
+    with trio.fail_after(60):
+        left, right = trio.testing.memory_stream_pair()
+        sink = Sink()
+        link = Link(FramedStream(left), 1, sink, Timeouts(keepalive=1, idle=3))
+        start = trio.current_time()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(read_frames, right, [], 100)  # we drain, but never speak
+            await link.run()
+            nursery.cancel_scope.cancel()
+        assert 3 <= trio.current_time() - start < 5
+        assert sink.events[-1][0] == "down" and "nothing heard" in sink.events[-1][1]
+
+
+async def test_pings_keep_a_link_alive(autojump_clock) -> None:
+    with trio.fail_after(60):
+        a, b = trio.testing.memory_stream_pair()
+        t = Timeouts(keepalive=1, idle=3)
+        sinks = Sink(), Sink()
+        links = Link(FramedStream(a), 1, sinks[0], t), Link(FramedStream(b), 0, sinks[1], t)
+        async with trio.open_nursery() as nursery:
+            for link in links:
+                nursery.start_soon(link.run)
+            await trio.sleep(30)
+            assert "down" not in sinks[0].kinds() + sinks[1].kinds()
+            links[0].send(make("chat", text="still here"))
+            await trio.sleep(1)
+            nursery.cancel_scope.cancel()
+        assert ("msg", {"t": "chat", "text": "still here"}) in sinks[1].events
+
+
+async def test_garbage_on_a_live_link_gets_an_error_frame_then_a_hang_up() -> None:
+    with trio.fail_after(10):
+        left, right = trio.testing.memory_stream_pair()
+        sink = Sink()
+        link = Link(FramedStream(left), 1, sink, Timeouts())
+        got: list = []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.run)
+            await right.send_all(b"\x00\x00\x00\x04\xc1\xc1\xc1\xc1")
+            await read_frames(right, got, 5)
+        assert [m["t"] for m in got] == ["error"] and got[0]["code"] == "bad-frame"
+        assert sink.kinds()[-1] == "down"
+
+
+async def test_an_unreadable_message_is_refused_but_the_link_stays() -> None:
+    with trio.fail_after(10):
+        left, right = trio.testing.memory_stream_pair()
+        sink = Sink()
+        link = Link(FramedStream(left), 1, sink, Timeouts())
+        got: list = []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.run)
+            await right.send_all(encode_frame({"t": "ack", "seq": "three", "hash": "x"}))
+            await right.send_all(encode_frame({"t": "chat", "text": "after"}))
+            await read_frames(right, got, 0.5)
+            nursery.cancel_scope.cancel()
+        assert got[0]["t"] == "error" and got[0]["code"] == "bad-message"
+        assert "bad" in sink.kinds() and ("msg", {"t": "chat", "text": "after"}) in sink.events
+
+
+# ---------------------------------------------------------------------- handshakes
+
+
+async def join_pair(host_code: str, joiner_code: str):
+    a, b = trio.testing.memory_stream_pair()
+    host, joiner = FramedStream(a), FramedStream(b)
+    results: dict = {}
+
+    async def host_side() -> None:
+        hello = await host.receive()
+        try:
+            results["host"] = await join_accept(host, hello, code=host_code, packs=PACKS, timeout=5)
+            await host.send(make("welcome", seat=1, players=2))
+        except HandshakeError as err:
+            results["host"] = err
+
+    async def joiner_side() -> None:
+        try:
+            results["joiner"] = await join_dial(
+                joiner, code=joiner_code, name="ann", packs=PACKS, listen_port=0, timeout=5
+            )
+        except HandshakeError as err:
+            results["joiner"] = err
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host_side)
+        nursery.start_soon(joiner_side)
+    return results
+
+
+async def test_the_join_code_is_proved_both_ways_and_never_sent() -> None:
+    with trio.fail_after(10):
+        results = await join_pair("Abcd-Efgh", "abcdefgh")  # case and dashes do not matter
+        assert results["joiner"].seat == 1
+        assert results["joiner"].link_key == results["host"]  # both derived the same link key
+
+
+async def test_a_wrong_join_code_fails_on_both_sides() -> None:
+    with trio.fail_after(10):
+        results = await join_pair("right-code", "wrong-code")
+        assert isinstance(results["joiner"], HandshakeError)
+        assert "could not prove" in str(results["joiner"])
+        assert isinstance(results["host"], HandshakeError)
+
+
+def test_the_code_never_appears_on_the_wire() -> None:
+    code = "zq7k9-m2xvt"
+    key = crypto.code_key(code)
+    proof = crypto.proof(key, b"join", b"a" * 32, b"b" * 32)
+    assert code.encode() not in proof and crypto.normalize_code(code).encode() not in proof
+
+
+async def peer_pair(dialler_key: bytes, claimed_seat: int = 2):
+    a, b = trio.testing.memory_stream_pair()
+    dialler, listener = FramedStream(a), FramedStream(b)
+    game_id = b"g" * 16
+    real_key = crypto.pair_key(b"s" * 32, game_id, 1, 2)
+    results: dict = {}
+
+    async def listen() -> None:
+        hello = await listener.receive()
+        try:
+            results["listener"] = await peer_accept(
+                listener,
+                hello,
+                game_id=game_id,
+                seat=1,
+                players=4,
+                keys={0: b"x" * 32, 2: real_key, 3: b"y" * 32},
+                packs=PACKS,
+                timeout=5,
+            )
+        except HandshakeError as err:
+            results["listener"] = err
+
+    async def dial() -> None:
+        try:
+            await peer_dial(
+                dialler,
+                game_id=game_id,
+                seat=claimed_seat,
+                to_seat=1,
+                key=dialler_key,
+                packs=PACKS,
+                timeout=5,
+            )
+            results["dialler"] = "ok"
+        except HandshakeError as err:
+            results["dialler"] = err
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(listen)
+        nursery.start_soon(dial)
+    return results, real_key
+
+
+async def test_a_seat_proves_itself_with_its_pair_key() -> None:
+    with trio.fail_after(10):
+        key = crypto.pair_key(b"s" * 32, b"g" * 16, 2, 1)  # the order of the seats is moot
+        results, real = await peer_pair(key)
+        assert key == real and results == {"listener": 2, "dialler": "ok"}
+
+
+async def test_a_seat_without_the_pair_key_cannot_pose_as_another() -> None:
+    with trio.fail_after(10):
+        # seat 3 knows its own keys, not the one seats 1 and 2 share
+        results, _ = await peer_pair(crypto.pair_key(b"s" * 32, b"g" * 16, 1, 3))
+        assert isinstance(results["dialler"], HandshakeError)
+        assert isinstance(results["listener"], HandshakeError)
+
+
+async def test_a_lower_seat_may_not_dial_a_higher_one() -> None:
+    with trio.fail_after(10):
+        results, _ = await peer_pair(b"k" * 32, claimed_seat=0)
+        assert isinstance(results["listener"], HandshakeError)
+        assert results["listener"].code == "bad-seat"
+
+
+# ---------------------------------------------------------------------- the journal
+
+
+def test_the_journal_refuses_to_overwrite_and_hides_its_keys(tmp_path, rules2) -> None:
+    path = tmp_path / "game.jsonl"
+    game = Game(rules2, Setup())
+    journal = Journal(path)
+    journal.create(Record.begin(game), {"secret": "k"})
+    journal.close()
+    assert stat.S_IMODE(os.stat(session_path(path)).st_mode) == 0o600
+    with pytest.raises(JournalError, match="already exists"):
+        Journal(path).create(Record.begin(game), {})
+
+
+def test_a_torn_last_line_is_cut_when_loading(tmp_path, rules2) -> None:
+    path = tmp_path / "game.jsonl"
+    game = Game(rules2, Setup())
+    record = Record.begin(game)
+    journal = Journal(path)
+    journal.create(record, {"seat": 0})
+    journal.nonce(1, b"\x05" * 32)
+    step = record.apply(game, ("seed", "ab" * 32))
+    journal.step(step)
+    journal.close()
+    with open(path, "a") as f:
+        f.write('{"seq": 2, "seat": 0, "deci')  # the crash came mid-line
+    loaded, session = load(path)
+    assert len(loaded.steps) == 1 and session.nonces == {1: b"\x05" * 32}
+    assert path.read_text().endswith("\n")
