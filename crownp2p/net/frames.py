@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 
 from .errors import ProtocolError
 
@@ -20,7 +20,7 @@ _HEADER = struct.Struct(">I")
 
 
 def encode_frame(message: dict[str, Any]) -> bytes:
-    body = msgpack.packb(message, use_bin_type=True)
+    body: bytes = msgpack.packb(message, use_bin_type=True)
     if len(body) > MAX_FRAME:
         raise ValueError(f"a {len(body)}-byte message is over the {MAX_FRAME}-byte frame limit")
     return _HEADER.pack(len(body)) + body

@@ -257,7 +257,7 @@ async def peer_accept(
     await check_versions(framed, hello, packs)
     if hello["game_id"] != game_id:
         raise await _refuse(framed, "wrong-table", "this peer is at a different table")
-    theirs_seat = hello["seat"]
+    theirs_seat: int = hello["seat"]
     if theirs_seat <= seat or theirs_seat >= players or theirs_seat not in keys:
         raise await _refuse(
             framed, "bad-seat", f"seat {theirs_seat} does not dial seat {seat} at this table"

@@ -73,7 +73,7 @@ class FramedStream:
                         "truncated", "the connection closed in the middle of a frame", fatal=True
                     )
                 raise ConnectionLost(f"{self.peer} closed the connection")
-            self.pending.extend(self.decoder.feed(data))
+            self.pending.extend(self.decoder.feed(bytes(data)))
         return self.pending.popleft()
 
     async def receive(self) -> dict[str, Any]:

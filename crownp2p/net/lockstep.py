@@ -240,7 +240,9 @@ class Lockstep:
             self.game.apply(decision)  # raises IllegalDecision with the engine's reason
         self.my_turn = False
         seq = self.applied + 1
-        fields = dict(seq=seq, seat=self.me, decision=list(decision), prev=self.hash_at(seq - 1))
+        fields: dict[str, Any] = dict(
+            seq=seq, seat=self.me, decision=list(decision), prev=self.hash_at(seq - 1)
+        )
         if self.measure:
             self.sent_at[seq] = self._unacked[seq] = time.perf_counter()
         early = self.send_now is not None and not self.journal.durable
@@ -670,7 +672,9 @@ class Lockstep:
         return [[q, self.hash_at(q)] for q in range(low, top + 1)]
 
     def _desync(self, seq: int, seat: int) -> None:
-        if self.outcome is not None:
+        # A difference found after the game ended by itself (in the final acknowledgements)
+        # still makes it a desync; after a forfeit or a desync there is nothing left to judge.
+        if self.outcome is not None and self.outcome.result in ("forfeit", "desync"):
             return
         self._error(
             seat,

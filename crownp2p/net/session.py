@@ -394,7 +394,8 @@ class Session:
     def _flush(self) -> None:
         self.journal.sync()  # nothing leaves before what it depends on is on disk
         for dest, msg in self.ls.take_outbox():
-            self.hub.send(dest, msg)
+            if dest is not None:
+                self.hub.send(dest, msg)
         for event in self.ls.take_events():
             self.on_event(event)
 

@@ -9,6 +9,7 @@ user can act on is a :class:`NetError` with one sentence.
 from __future__ import annotations
 
 import functools
+import ipaddress
 import logging
 import secrets
 import socket
@@ -98,6 +99,13 @@ def lan_address() -> str:
             return str(s.getsockname()[0])
     except OSError:
         return "127.0.0.1"
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 def _check_players(rules: Rules, players: int) -> None:
@@ -238,7 +246,9 @@ async def host_table(
                 await framed.refuse("table-full", "this table is full")
                 return
             seat = free[0]
-            peer_ip = framed.peer.rsplit(":", 1)[0]
+            peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
+            if _is_loopback(peer_ip) and not _is_loopback(address):
+                peer_ip = address  # a player on this very machine: others reach it here
             seated[seat] = (hello["name"], (peer_ip, hello["listen"]), link_key, framed)
             try:
                 await framed.send(make("welcome", seat=seat, players=players))
@@ -402,7 +412,10 @@ async def join_table(
     framed = FramedStream(stream)
     try:
         local_ip = stream.socket.getsockname()[0]
-        listeners = await _listen(local_ip, 0)
+        # Higher seats will dial us: listen where they can reach us (only on loopback when the
+        # whole table is on this machine).
+        listen_on = local_ip if _is_loopback(local_ip) else ("::" if ":" in local_ip else "0.0.0.0")
+        listeners = await _listen(listen_on, 0)
         listen_port = listeners[0].socket.getsockname()[1]
         try:
             joined = await join_dial(
@@ -425,7 +438,7 @@ async def join_table(
     except BaseException:
         await framed.aclose()
         raise
-    info.listen = (local_ip, listen_port)
+    info.listen = (listen_on, listen_port)
     info.extra.update(extra or {})
     record_obj = Record.begin(game, **_meta(info))
     async with trio.open_nursery() as nursery:
@@ -495,7 +508,7 @@ async def _accept_table(
     keys = {other: crypto.unwrap_key(joined.link_key, other, key) for other, key in table["keys"]}
     if set(keys) != set(range(players)) - {joined.seat}:
         raise await refuse("bad-message", "the table lacks a pair key")
-    addrs = [tuple(a) for a in table["addrs"]]
+    addrs: list[tuple[str, int]] = [(str(h), int(p)) for h, p in table["addrs"]]
     addrs[0] = (host, port)  # the host is where we reached it
     extra: dict[str, Any] = {}
     if test_seed is not None:
@@ -505,7 +518,7 @@ async def _accept_table(
         joined.seat,
         players,
         list(table["names"]),
-        addrs,  # type: ignore[arg-type]
+        addrs,
         keys,
         setup,
         table["start_hash"],

@@ -17,10 +17,15 @@ import logging
 import secrets
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from .cli import CommandError
+
+if TYPE_CHECKING:
+    from ..core.rules import Rules
+    from ..core.setup import Setup
+    from ..net.link import Timeouts
 
 EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
 
@@ -120,7 +125,7 @@ def packs() -> list[tuple[str, str]]:
     return [("crownp2p", __version__)]
 
 
-def rules_for(players: int):
+def rules_for(players: int) -> Rules:
     from ..core.standard import standard_rules
 
     if players == 2:
@@ -130,7 +135,7 @@ def rules_for(players: int):
     )
 
 
-def _setup(args: argparse.Namespace, rules: Any):
+def _setup(args: argparse.Namespace, rules: Rules) -> Setup:
     from ..core.setup import parse_supply
 
     try:
@@ -158,7 +163,7 @@ def _configure_logging(verbose: bool) -> None:
     log.setLevel(logging.INFO if verbose else logging.WARNING)
 
 
-def _timeouts(args: argparse.Namespace):
+def _timeouts(args: argparse.Namespace) -> Timeouts:
     from ..net.link import Timeouts
 
     if args.reconnect <= 0:
@@ -403,6 +408,7 @@ def resume_command(args: argparse.Namespace) -> int:
     bot = args.bot or info.extra.get("bot")
     if not bot:
         _require_bot(args, "resume")
+    assert isinstance(bot, str)
     seed = args.seed if args.seed is not None else info.extra.get("seed", 0)
     printer = Printer(args.json)
     rules = rules_for(info.players)
