@@ -375,3 +375,39 @@ async def test_a_table_for_other_rules_is_refused_by_the_joiner(rules2, rules4) 
             with pytest.raises(NetError, match="the table is for 2 players; these rules seat 4"):
                 await four.join(1, table.ready.port)
     assert table.outcomes[0].result == "aborted"
+
+
+class SlowThinker:
+    """A decider that answers through an awaitable, as the interactive shell will."""
+
+    def __init__(self, seed: int) -> None:
+        from crownp2p.net.deciders import LateBotDecider
+
+        self.bot = LateBotDecider("random", seed)
+        self.asked = 0
+
+    def decide(self, game):
+        self.asked += 1
+        return self._think(game)
+
+    async def _think(self, game):
+        await trio.sleep(0)
+        return self.bot.decide(game)
+
+    def replay(self, game, decision) -> None:
+        self.bot.replay(game, decision)
+
+
+async def test_an_awaitable_decider_plays_like_a_bot(rules2) -> None:
+    table = Table(rules2, bot="random", seed=1)
+    thinkers: list[SlowThinker] = []
+
+    def make() -> SlowThinker:
+        thinkers.append(SlowThinker(1))
+        return thinkers[-1]
+
+    table.decider = make  # every seat answers through an awaitable
+    with trio.fail_after(30):
+        await table.play()
+    assert all(t.asked > 10 for t in thinkers) and len(thinkers) == 2
+    same_as_one_process(table)
