@@ -411,3 +411,32 @@ async def test_an_awaitable_decider_plays_like_a_bot(rules2) -> None:
         await table.play()
     assert all(t.asked > 10 for t in thinkers) and len(thinkers) == 2
     same_as_one_process(table)
+
+
+async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> None:
+    """Seat 2 listens for seat 3 and dials seats 0 and 1: after its crash it must take up
+    both roles again, on the same port."""
+    table = Table(rules4, bot="random", seed=1)
+    table.records = {order: tmp_path / f"seat{order}.jsonl" for order in range(4)}
+    crash = trio.CancelScope()
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+
+            async def victim(task_status=trio.TASK_STATUS_IGNORED):
+                with crash:
+                    await table.join(2, table.ready.port, task_status=task_status)
+
+            await nursery.start(table.join, 1, table.ready.port)
+            assert await nursery.start(victim) == 2
+            await nursery.start(table.join, 3, table.ready.port)
+            await wait_until(lambda: 2 in table.sessions and table.sessions[2].ls.applied >= 60)
+            crash.cancel()
+            await wait_until(lambda: table.sessions[2].stopping)
+            table.outcomes[2] = await resume_table(
+                rules4, table.records[2], decider=table.decider(), packs=PACKS, timeouts=FAST
+            )
+            await wait_until(lambda: len(table.outcomes) == 4)
+    same_as_one_process(table)
+    for path in table.records.values():
+        assert verify(rules4, Record.load(path)).ok
