@@ -263,7 +263,11 @@ class Link:
                 with trio.move_on_after(self.timeouts.keepalive) as scope:
                     item = await self._out_recv.receive()
                 if scope.cancelled_caught:
-                    await self.framed.send_raw(ping)
+                    self._writing = True  # a partial write must not be interleaved
+                    try:
+                        await self.framed.send_raw(ping)
+                    finally:
+                        self._writing = False
                     continue
                 chunks: list[bytes] = []
                 closing = item is _CLOSE

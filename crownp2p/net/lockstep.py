@@ -36,7 +36,7 @@ from .messages import make
 
 log = logging.getLogger("crownp2p.net")
 
-MAX_AHEAD = 1 << 16  # how far beyond our own seq a peer's numbered message may reach
+MAX_AHEAD = 4096  # how far beyond our own seq a numbered message may reach (bounds memory)
 HASH_WINDOW = 64  # hashes carried by a desync report
 
 NonceSource = Callable[[int], bytes]  # round -> this seat's nonce
