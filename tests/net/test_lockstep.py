@@ -369,3 +369,33 @@ def test_a_commit_reveal_deadline_waits_while_a_link_is_down(rules2) -> None:
     drop_link(table, 0, 1)
     table.tick(table.peers[0].reveal_timeout + 1)  # late, but the link is down: no forfeit
     assert table.peers[0].outcome is None
+
+
+def test_a_seq_far_ahead_is_refused(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
+    legal = list(table.peers[1].game.legal()[0])
+    table.inject(1, 0, make("decision", seq=n + 10_000, seat=1, decision=legal, prev="0" * 64))
+    forfeit_of(table, 0, 1, "bad-seq")
+    untouched(table, 0, n)
+
+
+def test_a_forged_hash_in_an_acknowledgement_is_a_desync(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
+    table.inject(1, 0, make("ack", seq=n - 2, hash="1" * 64))
+    outcome = table.peers[0].outcome
+    assert outcome.result == "desync" and outcome.seq == n - 2
+    assert "hash-mismatch" in [m["code"] for m in errors_to(table, 0, 1)]
+    untouched(table, 0, n)
+
+
+def test_a_desync_report_names_the_first_differing_seq(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    honest = table.peers[0]
+    n = honest.applied
+    theirs = [[q, honest.hash_at(q)] for q in range(n - 5, n + 1)]
+    theirs[3][1] = "2" * 64  # they differ from seq n - 2 on
+    theirs[4][1] = theirs[5][1] = "3" * 64
+    table.inject(1, 0, make("desync", seq=n, hashes=theirs))
+    assert honest.outcome.result == "desync" and honest.outcome.seq == n - 2
