@@ -1,13 +1,13 @@
 """A whole greedy-vs-greedy game over loopback, beside the same game in one process.
 
-    python bench/net_game.py [--seed N] [--runs N] [--record]
+    python bench/net_game.py [--seed N] [--runs N] [--repeat N] [--record]
 
 Starts a host and a joiner as two processes (``python -m crownp2p.shell.net_commands``), each
 with ``--bot greedy`` and the same ``--test-seed``, so they play exactly the game that
 ``crownp2p.net.local.play_local`` plays in one process; checks the final hashes agree; and
 compares the time from the game's start to its end (as each peer reports it) with the one-process
-time. Goal: at most 1.5x. With ``--record`` both peers also keep fsync'd records. The last line
-is JSON.
+time (the median of ``--repeat`` timings of each). Goal: at most 1.5x. With ``--record`` both
+peers also keep fsync'd records. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -70,16 +70,28 @@ def over_loopback(seed: int, max_turns: int, record_dir: Path | None) -> tuple[f
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--runs", type=int, default=3, help="games, one seed each (default 3)")
+    parser.add_argument("--runs", type=int, default=5, help="games, one seed each (default 5)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="times each game is timed; medians (default 3)"
+    )
     parser.add_argument("--max-turns", type=int, default=300)
     parser.add_argument("--record", action="store_true", help="peers keep fsync'd records")
     args = parser.parse_args()
     ratios, rows = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.seed, args.seed + args.runs):
-            local_s, local_hash, turns = one_process(seed, args.max_turns)
-            net_s, results = over_loopback(seed, args.max_turns, Path(tmp) if args.record else None)
-            same = all(r["final_hash"] == local_hash for r in results)
+            # Each side several times, interleaved, so a busy moment of the machine hits both.
+            local_times, net_times, same = [], [], True
+            for attempt in range(args.repeat):
+                local_s, local_hash, turns = one_process(seed, args.max_turns)
+                where = Path(tmp) / f"{seed}-{attempt}" if args.record else None
+                if where is not None:
+                    where.mkdir()
+                net_s, results = over_loopback(seed, args.max_turns, where)
+                local_times.append(local_s)
+                net_times.append(net_s)
+                same = same and all(r["final_hash"] == local_hash for r in results)
+            local_s, net_s = statistics.median(local_times), statistics.median(net_times)
             ratio = net_s / local_s
             ratios.append(ratio)
             rows.append(
