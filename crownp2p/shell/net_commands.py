@@ -326,16 +326,17 @@ def host_command(args: argparse.Namespace) -> int:
         async with trio.open_nursery() as nursery:
             ready = await nursery.start(play)
             address = f"{ready.address}:{ready.port}"
+            code = args.code or ready.code  # as the user typed it; case and dashes do not matter
             printer.emit(
                 {
                     "event": "listening",
                     "address": ready.address,
                     "port": ready.port,
-                    "code": ready.code,
+                    "code": code,
                     "players": args.players,
                 },
-                f"hosting a table for {args.players} at {address}; join code {ready.code}\n"
-                f"others join with: crownp2p join {address} --code {ready.code}",
+                f"hosting a table for {args.players} players at {address}; join code {code}\n"
+                f"others join with: crownp2p join {address} --code {code}",
             )
         return outcomes[0]
 
