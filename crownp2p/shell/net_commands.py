@@ -36,11 +36,9 @@ log = logging.getLogger("crownp2p.net")
 
 
 def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> None:
-    from ..bots import BOT_NAMES
-
     p.add_argument(
         "--bot",
-        choices=BOT_NAMES,
+        metavar="random|greedy",
         help="let a bot play this seat (needed in this version: the interactive table is "
         "still to come)",
     )
@@ -146,11 +144,15 @@ def _setup(args: argparse.Namespace, rules: Rules) -> Setup:
 
 
 def _require_bot(args: argparse.Namespace, command: str) -> None:
+    from ..bots import BOT_NAMES
+
     if not args.bot:
         raise CommandError(
             f"the interactive table is not in this version yet: `{command}` needs --bot "
             "random or --bot greedy"
         )
+    if args.bot not in BOT_NAMES:
+        raise CommandError(f"there is no bot called {args.bot!r}: choose {' or '.join(BOT_NAMES)}")
 
 
 def _configure_logging(verbose: bool) -> None:
@@ -407,8 +409,8 @@ def resume_command(args: argparse.Namespace) -> int:
     except (KeyError, TypeError, ValueError) as err:
         raise CommandError(f"the session file of {args.record} cannot be read ({err})") from None
     bot = args.bot or info.extra.get("bot")
-    if not bot:
-        _require_bot(args, "resume")
+    args.bot = bot
+    _require_bot(args, "resume")
     assert isinstance(bot, str)
     seed = args.seed if args.seed is not None else info.extra.get("seed", 0)
     printer = Printer(args.json)

@@ -39,6 +39,7 @@ def run_main(capsys, *argv: str) -> tuple[int, str, str]:
         (["host"], "needs --bot"),
         (["join", "127.0.0.1:1", "--code", "abcd-efgh"], "needs --bot"),
         (["host", "--bot", "random", "--players", "4"], "team-game variant pack"),
+        (["host", "--bot", "clever"], "no bot called 'clever'"),
         (["host", "--bot", "random", "--supply", "Dragons"], "'Dragons' is not a card"),
         (["host", "--bot", "random", "--code", "x"], "at least 4 letters"),
         (["host", "--bot", "random", "--port", "70000"], "--port must be"),
@@ -74,6 +75,18 @@ def test_resume_needs_the_session_file(tmp_path, capsys) -> None:
     play_game(standard_rules(), Setup(), ["random", "random"], 1, record=True).record.save(path)
     status, out, err = run_main(capsys, "resume", str(path))
     assert status == 2 and "no session file" in err
+
+
+def test_building_the_arguments_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, argparse\n"
+        "from crownp2p.shell import net_commands as n\n"
+        "for add in (n.add_host_arguments, n.add_join_arguments, n.add_resume_arguments):\n"
+        "    add(argparse.ArgumentParser())\n"
+        "print([m for m in sys.modules if m.startswith(('crownp2p.core', 'crownp2p.net'))])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_the_command_functions_take_a_namespace() -> None:
