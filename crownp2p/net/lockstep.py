@@ -138,6 +138,10 @@ class Lockstep:
         self.ack_sent_to: dict[int, int] = {s: 0 for s in self.peers}
         self.ack_turn = -1
         self.send_now: Callable[[int, dict[str, Any]], None] | None = None  # see decide()
+        # A user interface that follows the game (the shell's Table.observe and refresh) is
+        # told just before and just after each step is applied, ours and everyone else's.
+        self.before_apply: Callable[[Decision], None] | None = None
+        self.after_apply: Callable[[Step], None] | None = None
         self.rounds: dict[int, Round] = {}
         self.my_nonces: dict[int, bytes] = dict(known_nonces or {})
         self.chance_seqs = [step.seq for step in record.steps if step.seat == CHANCE]
@@ -261,7 +265,11 @@ class Lockstep:
         return step
 
     def _apply(self, decision: Decision) -> Step:
+        if self.before_apply is not None:
+            self.before_apply(decision)
         step = self.record.apply(self.game, decision)
+        if self.after_apply is not None:
+            self.after_apply(step)
         if step.seat == CHANCE:
             self.chance_seqs.append(step.seq)
         self.journal.step(step)

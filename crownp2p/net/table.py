@@ -37,6 +37,9 @@ from .session import Decider, Hub, Session, TableInfo
 log = logging.getLogger("crownp2p.net")
 
 EventSink = Callable[[Event], None]
+# A joiner (or a resumed peer) learns the setup only from the host (or its record): it may pass
+# the rules, or a function choosing them from the setup (its variant).
+RulesSource = Rules | Callable[[Setup], Rules]
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -106,6 +109,10 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return host == "localhost"
+
+
+def _rules_for(source: RulesSource, setup: Setup) -> Rules:
+    return source if isinstance(source, Rules) else source(setup)
 
 
 def _check_players(rules: Rules, players: int) -> None:
@@ -378,7 +385,7 @@ async def _await_table(framed: FramedStream, timeouts: Timeouts) -> dict[str, An
 
 @at_boundary
 async def join_table(
-    rules: Rules,
+    rules: RulesSource,
     host: str,
     port: int,
     *,
@@ -471,7 +478,7 @@ async def join_table(
 async def _accept_table(
     framed: FramedStream,
     table: dict[str, Any],
-    rules: Rules,
+    source: RulesSource,
     joined: Any,
     host: str,
     port: int,
@@ -485,6 +492,13 @@ async def _accept_table(
         return NetError(f"the table cannot be played here: {text}")
 
     players = table["players"]
+    try:
+        setup = Setup.from_json(table["setup"])
+        rules = _rules_for(source, setup)
+    except Exception as err:  # any setup our engine cannot build is refused, not crashed on
+        raise await refuse(
+            "setup", f"the setup cannot be built ({type(err).__name__}: {err})"
+        ) from None
     if players != len(rules.seating.sides):
         raise await refuse(
             "players",
@@ -497,7 +511,6 @@ async def _accept_table(
     ):
         raise await refuse("bad-message", "the table does not match the seat we were given")
     try:
-        setup = Setup.from_json(table["setup"])
         game = Game(rules, setup)
     except Exception as err:  # any setup our engine cannot build is refused, not crashed on
         raise await refuse(
@@ -536,7 +549,7 @@ async def _accept_table(
 
 @at_boundary
 async def resume_table(
-    rules: Rules,
+    rules: RulesSource,
     record: str | Path,
     *,
     decider: Decider,
@@ -560,8 +573,12 @@ async def resume_table(
         raise NetError(
             f"that game is over: {session_file.end.get('reason') or session_file.end['result']}"
         )
-    _check_players(rules, info.players)
-    game = replay(rules, rec, info.seat, decider)
+    try:
+        chosen = _rules_for(rules, info.setup)
+    except Exception as err:
+        raise NetError(f"the rules of this game cannot be built here ({err})") from None
+    _check_players(chosen, info.players)
+    game = replay(chosen, rec, info.seat, decider)
     test_seed = info.extra.get("test_seed")
     listeners: list[trio.SocketListener] = []
     if info.seat < info.players - 1 and info.listen is not None:

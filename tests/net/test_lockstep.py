@@ -399,3 +399,17 @@ def test_a_desync_report_names_the_first_differing_seq(rules2) -> None:
     theirs[4][1] = theirs[5][1] = "3" * 64
     table.inject(1, 0, make("desync", seq=n, hashes=theirs))
     assert honest.outcome.result == "desync" and honest.outcome.seq == n - 2
+
+
+def test_a_user_interface_is_told_before_and_after_every_step(rules2) -> None:
+    table = MemoryTable(rules2, Setup(), ["random", "random"], seed=1, test_seed=1, max_turns=30)
+    seen: list = []
+    peer = table.peers[1]
+    peer.before_apply = lambda decision: seen.append(("before", decision, peer.applied))
+    peer.after_apply = lambda step: seen.append(("after", step.decision, step.seq))
+    table.connect()
+    table.pump()
+    assert len(seen) == 2 * peer.applied
+    for i, step in enumerate(peer.record.steps):
+        assert seen[2 * i] == ("before", step.decision, step.seq - 1)
+        assert seen[2 * i + 1] == ("after", step.decision, step.seq)

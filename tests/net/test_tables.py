@@ -440,3 +440,18 @@ async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> N
     same_as_one_process(table)
     for path in table.records.values():
         assert verify(rules4, Record.load(path)).ok
+
+
+async def test_four_peers_play_the_team_game_of_an_installed_pack() -> None:
+    """The real four-seat variant, when a pack provides one (All the King's Men's team game)."""
+    from crownp2p import packs
+
+    catalog = packs.load()
+    four = [name for name, v in catalog.variants.items() if v.seats == 4]
+    if not four:
+        pytest.skip("no four-seat variant is installed")
+    table = Table(catalog.rules(four[0]), bot="random", seed=3)
+    table.setup = catalog.setup("first-game", variant=four[0])
+    with trio.fail_after(60):
+        await table.play()
+    same_as_one_process(table)
