@@ -94,6 +94,30 @@ def _plugins(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("game_commands", "plugins_command")(a))
 
 
+@command("host", "host a table on the LAN and print its address and join code")
+def _host(p: argparse.ArgumentParser) -> None:
+    from .net_args import add_host_arguments
+
+    add_host_arguments(p)
+    p.set_defaults(run=lambda a: _lazy("net_commands", "host_command")(a))
+
+
+@command("join", "join a table at HOST:PORT")
+def _join(p: argparse.ArgumentParser) -> None:
+    from .net_args import add_join_arguments
+
+    add_join_arguments(p)
+    p.set_defaults(run=lambda a: _lazy("net_commands", "join_command")(a))
+
+
+@command("resume", "continue a networked game from its record after a crash")
+def _resume(p: argparse.ArgumentParser) -> None:
+    from .net_args import add_resume_arguments
+
+    add_resume_arguments(p)
+    p.set_defaults(run=lambda a: _lazy("net_commands", "resume_command")(a))
+
+
 @command("verify", "replay a game record and check every state hash")
 def _verify(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a record file")

@@ -16,11 +16,10 @@ import json
 import logging
 import secrets
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
 from .cli import CommandError
+from .net_args import add_host_arguments, add_join_arguments, add_resume_arguments
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -32,115 +31,49 @@ EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
 log = logging.getLogger("crownp2p.net")
 
 
-# ====================================================================== arguments
-
-
-def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> None:
-    p.add_argument(
-        "--bot",
-        metavar="random|greedy",
-        help="let a bot play this seat (needed in this version: the interactive table is "
-        "still to come)",
-    )
-    p.add_argument(
-        "--seed",
-        type=int,
-        help="the bot's seed (default: random; a resumed game keeps its own)",
-    )
-    if not resume:
-        p.add_argument(
-            "--record",
-            metavar="FILE",
-            help="keep the game record in FILE (and the session in FILE.net) so a crashed "
-            "peer can `resume FILE`",
-        )
-        p.add_argument(
-            "--test-seed",
-            type=int,
-            metavar="N",
-            help=argparse.SUPPRESS,  # tests and benchmarks: predictable nonces (insecure)
-        )
-    p.add_argument(
-        "--reconnect",
-        type=float,
-        default=120.0,
-        metavar="SECONDS",
-        help="how long to wait for a dropped peer to come back (default 120)",
-    )
-    p.add_argument("--json", action="store_true", help="print JSON lines; the last is the result")
-    p.add_argument("-v", "--verbose", action="store_true", help="log every connection event")
-
-
-def add_host_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on")
-    p.add_argument(
-        "--port", type=int, default=0, metavar="N", help="port to listen on (default: any free)"
-    )
-    p.add_argument("--players", type=int, choices=(2, 4), default=2, help="2 (default) or 4")
-    p.add_argument(
-        "--supply",
-        default="first-game",
-        help="first-game (default), tournament-1 … tournament-4, random, or CARD,CARD,…",
-    )
-    p.add_argument("--squire", action="store_true", help="a Squire replaces one Guard")
-    p.add_argument("--anointed", action="store_true", help="both sides start with an Anointed")
-    p.add_argument("--code", help="the join code to use (default: a fresh one)")
-    p.add_argument("--name", default="host", help="your name at the table")
-    p.add_argument(
-        "--max-turns",
-        type=int,
-        default=300,
-        metavar="N",
-        help="end the game unfinished after N turns (default 300; 0: no limit)",
-    )
-    p.add_argument(
-        "--reveal-timeout",
-        type=float,
-        default=60.0,
-        metavar="SECONDS",
-        help="a commit-reveal answer later than this forfeits the game (default 60)",
-    )
-    _common_arguments(p)
-
-
-def add_join_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("address", metavar="HOST:PORT", help="the host's address, as it printed it")
-    p.add_argument("--code", required=True, help="the join code the host printed")
-    p.add_argument("--name", default="player", help="your name at the table")
-    _common_arguments(p)
-
-
-def add_resume_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", metavar="RECORD", help="the record file given to --record")
-    _common_arguments(p, resume=True)
-
-
 # ====================================================================== helpers
 
 
 def packs() -> list[tuple[str, str]]:
-    """The variant packs to compare in the handshake (only the base game, for now)."""
-    return [("crownp2p", __version__)]
+    """The variant packs to compare in the handshake: every loaded pack and its version."""
+    from ..packs import installed_packs
+    from .context import catalog
+
+    return installed_packs(catalog())
 
 
-def rules_for(players: int) -> Rules:
-    from ..core.standard import standard_rules
-
-    if players == 2:
-        return standard_rules()
-    raise CommandError(
-        f"{players}-player tables need the team-game variant pack, which is not installed"
-    )
-
-
-def _setup(args: argparse.Namespace, rules: Rules) -> Setup:
-    from ..core.setup import parse_supply
+def rules_of(setup: Setup) -> Rules:
+    """The rules of a table's agreed setup (its variant), from the loaded packs."""
+    from ..packs import PackError
+    from .context import catalog
 
     try:
-        setup = parse_supply(args.supply, rules.variable_cards, rules.cards.names())
-    except ValueError as err:
+        return catalog().rules(setup.variant)
+    except PackError as err:
         raise CommandError(str(err)) from None
-    return replace(setup, squire=args.squire, anointed=args.anointed)
+
+
+def _setup(args: argparse.Namespace) -> Setup:
+    from ..packs import PackError
+    from .context import catalog
+
+    try:
+        setup = catalog().setup(
+            args.supply,
+            variant=args.variant,
+            options=args.option,
+            squire=args.squire,
+            anointed=args.anointed,
+        )
+    except PackError as err:
+        raise CommandError(str(err)) from None
+    seats = catalog().variants[setup.variant].seats
+    if args.players is not None and args.players != seats:
+        hint = " (try --variant team)" if args.players == 4 else ""
+        raise CommandError(
+            f"the {setup.variant} variant is for {seats} players, not {args.players}{hint}"
+        )
+    return setup
 
 
 def _require_bot(args: argparse.Namespace, command: str) -> None:
@@ -303,8 +236,9 @@ def host_command(args: argparse.Namespace) -> int:
 
     _configure_logging(args.verbose)
     _require_bot(args, "host")
-    rules = rules_for(args.players)
-    setup = _setup(args, rules)
+    setup = _setup(args)
+    rules = rules_of(setup)
+    players = len(rules.seating.sides)
     if args.code is not None:
         try:
             crypto.check_code(args.code)
@@ -335,9 +269,9 @@ def host_command(args: argparse.Namespace) -> int:
                     "address": ready.address,
                     "port": ready.port,
                     "code": code,
-                    "players": args.players,
+                    "players": players,
                 },
-                f"hosting a table for {args.players} players at {address}; join code {code}\n"
+                f"hosting a table for {players} players at {address}; join code {code}\n"
                 f"others join with: crownp2p join {address} --code {code}",
             )
         return outcomes[0]
@@ -380,7 +314,7 @@ def join_command(args: argparse.Namespace) -> int:
         join_table,
         args,
         printer,
-        rules=rules_for(2),
+        rules=rules_of,
         host=host,
         port=port,
         code=args.code,
@@ -414,7 +348,6 @@ def resume_command(args: argparse.Namespace) -> int:
     assert isinstance(bot, str)
     seed = args.seed if args.seed is not None else info.extra.get("seed", 0)
     printer = Printer(args.json)
-    rules = rules_for(info.players)
     printer.emit(
         {"event": "resuming", "seat": info.seat},
         f"resuming seat {info.seat} of {args.record}",
@@ -423,7 +356,7 @@ def resume_command(args: argparse.Namespace) -> int:
         resume_table,
         args,
         printer,
-        rules=rules,
+        rules=rules_of,
         record=args.record,
         decider=LateBotDecider(bot, seed),
         packs=packs(),

@@ -38,7 +38,10 @@ def run_main(capsys, *argv: str) -> tuple[int, str, str]:
     [
         (["host"], "needs --bot"),
         (["join", "127.0.0.1:1", "--code", "abcd-efgh"], "needs --bot"),
-        (["host", "--bot", "random", "--players", "4"], "team-game variant pack"),
+        (
+            ["host", "--bot", "random", "--players", "4"],
+            "is for 2 players, not 4 (try --variant team)",
+        ),
         (["host", "--bot", "clever"], "no bot called 'clever'"),
         (["host", "--bot", "random", "--supply", "Dragons"], "'Dragons' is not a card"),
         (["host", "--bot", "random", "--code", "x"], "at least 4 letters"),

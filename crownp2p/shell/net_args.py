@@ -1,0 +1,98 @@
+"""The arguments of ``host``, ``join`` and ``resume``: argparse only, so that building the
+command line (and ``crownp2p --version``) imports nothing else."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["add_host_arguments", "add_join_arguments", "add_resume_arguments"]
+
+
+def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> None:
+    p.add_argument(
+        "--bot",
+        metavar="random|greedy",
+        help="let a bot play this seat (needed in this version: the interactive table is "
+        "still to come)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="the bot's seed (default: random; a resumed game keeps its own)",
+    )
+    if not resume:
+        p.add_argument(
+            "--record",
+            metavar="FILE",
+            help="keep the game record in FILE (and the session in FILE.net) so a crashed "
+            "peer can `resume FILE`",
+        )
+        p.add_argument(
+            "--test-seed",
+            type=int,
+            metavar="N",
+            help=argparse.SUPPRESS,  # tests and benchmarks: predictable nonces (insecure)
+        )
+    p.add_argument(
+        "--reconnect",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long to wait for a dropped peer to come back (default 120)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON lines; the last is the result")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every connection event")
+
+
+def add_host_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on")
+    p.add_argument(
+        "--port", type=int, default=0, metavar="N", help="port to listen on (default: any free)"
+    )
+    p.add_argument(
+        "--players", type=int, choices=(2, 4), help="2 or 4 (default: as the variant needs)"
+    )
+    p.add_argument("--variant", default="standard", help="a variant from `crownp2p plugins`")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a setup option from `crownp2p plugins` (repeatable)",
+    )
+    p.add_argument(
+        "--supply",
+        default="first-game",
+        help="first-game (default), tournament-1 … tournament-4, random, or CARD,CARD,…",
+    )
+    p.add_argument("--squire", action="store_true", help="a Squire replaces one Guard")
+    p.add_argument("--anointed", action="store_true", help="both sides start with an Anointed")
+    p.add_argument("--code", help="the join code to use (default: a fresh one)")
+    p.add_argument("--name", default="host", help="your name at the table")
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=300,
+        metavar="N",
+        help="end the game unfinished after N turns (default 300; 0: no limit)",
+    )
+    p.add_argument(
+        "--reveal-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a commit-reveal answer later than this forfeits the game (default 60)",
+    )
+    _common_arguments(p)
+
+
+def add_join_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("address", metavar="HOST:PORT", help="the host's address, as it printed it")
+    p.add_argument("--code", required=True, help="the join code the host printed")
+    p.add_argument("--name", default="player", help="your name at the table")
+    _common_arguments(p)
+
+
+def add_resume_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", metavar="RECORD", help="the record file given to --record")
+    _common_arguments(p, resume=True)
