@@ -13,10 +13,11 @@ data that can be hashed, saved and restored.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
+
+import msgpack  # type: ignore[import-untyped]
 
 from .board import parse_square, square_name
 from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
@@ -669,7 +670,10 @@ def move_decision(move: UnitMove) -> Decision:
 
 
 def canonical(data: Any) -> bytes:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+    """The bytes a state hash is taken over: MessagePack of the explicit state, whose maps the
+    engine always writes with their keys in one fixed order (never from set or input order)."""
+    packed: bytes = msgpack.packb(data, use_bin_type=True)
+    return packed
 
 
 __all__ = ["CHANCE", "Frame", "Game", "Player", "Prompt", "SHUFFLE_VERSION", "STATE_VERSION"]
