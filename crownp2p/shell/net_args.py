@@ -12,8 +12,7 @@ def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> No
     p.add_argument(
         "--bot",
         metavar="random|greedy",
-        help="let a bot play this seat (needed in this version: the interactive table is "
-        "still to come)",
+        help="let a bot play this seat (default: you play it at the terminal)",
     )
     p.add_argument(
         "--seed",

@@ -4,9 +4,10 @@ The lead registers these in cli.py with ``add_*_arguments`` and ``*_command``. U
 for tests and benchmarks that need a real process) ``python -m crownp2p.shell.net_commands
 host|join|resume …`` runs them with the same arguments.
 
-Without ``--bot`` a table needs the interactive shell, a later issue: the commands say so and
-exit with status 2. With ``--json`` the first line says where the table is (``listening``, with
-the port: useful with ``--port 0``) and the last line is the result.
+Without ``--bot`` a person plays the seat in the interactive shell (net_table.py), which needs
+a terminal: without one the commands say so and exit with status 2. With ``--json`` the first
+line says where the table is (``listening``, with the port: useful with ``--port 0``) and the
+last line is the result.
 """
 
 from __future__ import annotations
@@ -76,16 +77,27 @@ def _setup(args: argparse.Namespace) -> Setup:
     return setup
 
 
-def _require_bot(args: argparse.Namespace, command: str) -> None:
+def _require_bot(args: argparse.Namespace, command: str) -> bool:
+    """Whether a person plays this seat at the terminal (no --bot); a bad --bot, or no
+    --bot without a terminal, is one sentence."""
     from ..bots import BOT_NAMES
 
     if not args.bot:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            return True
         raise CommandError(
-            f"the interactive table is not in this version yet: `{command}` needs --bot "
-            "random or --bot greedy"
+            f"without a terminal `{command}` needs --bot random or --bot greedy (the "
+            "interactive table runs only in a terminal)"
         )
     if args.bot not in BOT_NAMES:
         raise CommandError(f"there is no bot called {args.bot!r}: choose {' or '.join(BOT_NAMES)}")
+    return False
+
+
+def _human() -> Any:
+    from .net_table import HumanDecider
+
+    return HumanDecider()
 
 
 def _configure_logging(verbose: bool) -> None:
@@ -184,25 +196,55 @@ def _simplest(group: BaseExceptionGroup) -> BaseException:
     return leaves[0] if leaves else group
 
 
-def _run(service: Any, args: argparse.Namespace, printer: Printer, **kwargs: Any) -> int:
-    """Run a table service under trio, mapping every failure to one sentence."""
+def _run(
+    service: Any,
+    args: argparse.Namespace,
+    printer: Printer,
+    human: Any = None,
+    **kwargs: Any,
+) -> int:
+    """Run a table service under trio, mapping every failure to one sentence. With a
+    ``human`` decider the service runs under the interactive shell (net_table.py)."""
     import trio
-
-    from ..net.errors import NetError
 
     box: dict[str, Any] = {}
 
     def session_ready(session: Any) -> None:
         box["session"] = session
 
+    if human is not None:
+        return _run_shell(service, args, printer, human, box, kwargs)
+
     async def main() -> Any:
         return await service(**kwargs, session_ready=session_ready, on_event=printer.event)
 
-    try:
+    def play() -> Any:
         try:
-            outcome = trio.run(main)
+            return trio.run(main)
         except BaseExceptionGroup as group:
             raise _simplest(group) from None
+
+    return _finish(play, args, printer, box)
+
+
+def _sentence(err: BaseException) -> str:
+    """What stopped a table, in words (without the leading "crownp2p host:")."""
+    from ..net.errors import NetError
+
+    if isinstance(err, BaseExceptionGroup):
+        err = _simplest(err)
+    if isinstance(err, NetError):
+        return str(err)
+    if isinstance(err, OSError):
+        return f"a network error stopped the table: {err.strerror or err}"
+    return f"an internal error stopped the table ({type(err).__name__}: {err})"
+
+
+def _finish(play: Any, args: argparse.Namespace, printer: Printer, box: dict[str, Any]) -> int:
+    from ..net.errors import NetError
+
+    try:
+        outcome = play()
     except NetError as err:
         raise CommandError(str(err)) from None
     except KeyboardInterrupt:
@@ -226,6 +268,47 @@ def _run(service: Any, args: argparse.Namespace, printer: Printer, **kwargs: Any
     return printer.outcome(outcome, seconds)
 
 
+def _run_shell(
+    service: Any,
+    args: argparse.Namespace,
+    printer: Printer,
+    human: Any,
+    box: dict[str, Any],
+    kwargs: dict[str, Any],
+) -> int:
+    """The service under trio as a guest of the shell's asyncio loop (net_table.run_shell)."""
+    from .net_table import run_shell
+    from .render import can_unicode
+    from .terminal import internal_error
+
+    def start(session_ready: Any, on_event: Any) -> Any:
+        def ready(session: Any) -> None:
+            box["session"] = session
+            session_ready(session)
+
+        return service(**kwargs, session_ready=ready, on_event=on_event)
+
+    try:
+        result, _table = run_shell(
+            start,
+            decider=human,
+            on_event=printer.event,
+            unicode=can_unicode(sys.stdout),
+            describe=_sentence,
+        )
+    except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
+        log.debug("internal error", exc_info=True)
+        return internal_error(err, box.get("session") and box["session"].ls, sys.stdout)
+
+    def play() -> Any:
+        try:
+            return result.unwrap()
+        except BaseExceptionGroup as group:
+            raise _simplest(group) from None
+
+    return _finish(play, args, printer, box)
+
+
 # ====================================================================== commands
 
 
@@ -235,7 +318,7 @@ def host_command(args: argparse.Namespace) -> int:
     from ..net.table import host_table
 
     _configure_logging(args.verbose)
-    _require_bot(args, "host")
+    human = _human() if _require_bot(args, "host") else None
     setup = _setup(args)
     rules = rules_of(setup)
     players = len(rules.seating.sides)
@@ -282,7 +365,8 @@ def host_command(args: argparse.Namespace) -> int:
         printer,
         rules=rules,
         setup=setup,
-        decider=BotDecider(args.bot, seed, 0),
+        human=human,
+        decider=human or BotDecider(args.bot, seed, 0),
         packs=packs(),
         name=args.name,
         bind=args.bind,
@@ -302,7 +386,7 @@ def join_command(args: argparse.Namespace) -> int:
     from ..net.table import address_of, join_table
 
     _configure_logging(args.verbose)
-    _require_bot(args, "join")
+    human = _human() if _require_bot(args, "join") else None
     try:
         host, port = address_of(args.address)
         crypto.check_code(args.code)
@@ -318,7 +402,8 @@ def join_command(args: argparse.Namespace) -> int:
         host=host,
         port=port,
         code=args.code,
-        decider=LateBotDecider(args.bot, seed),
+        human=human,
+        decider=human or LateBotDecider(args.bot, seed),
         packs=packs(),
         name=args.name,
         record=args.record,
@@ -344,8 +429,7 @@ def resume_command(args: argparse.Namespace) -> int:
         raise CommandError(f"the session file of {args.record} cannot be read ({err})") from None
     bot = args.bot or info.extra.get("bot")
     args.bot = bot
-    _require_bot(args, "resume")
-    assert isinstance(bot, str)
+    human = _human() if _require_bot(args, "resume") else None
     seed = args.seed if args.seed is not None else info.extra.get("seed", 0)
     printer = Printer(args.json)
     printer.emit(
@@ -358,7 +442,8 @@ def resume_command(args: argparse.Namespace) -> int:
         printer,
         rules=rules_of,
         record=args.record,
-        decider=LateBotDecider(bot, seed),
+        human=human,
+        decider=human or LateBotDecider(str(bot), seed),
         packs=packs(),
         timeouts=_timeouts(args),
     )

@@ -245,7 +245,9 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         drawn.clear()
         screen.reply(reply)
         if reply.quit:
-            return 0
+            if not getattr(shell, "confirm_quit", False) or await _leave(shell, screen):
+                return 0
+            continue
         if pressed:
             pressed.clear()
             if await _leave(shell, screen):

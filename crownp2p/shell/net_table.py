@@ -1,0 +1,394 @@
+"""A seat at a networked table: the shell's :class:`Table` over a network session.
+
+Three pieces:
+
+- :class:`HumanDecider` is the session's decider for a person: ``decide`` returns an awaitable
+  that the player's typed decision (:meth:`HumanDecider.offer`) completes.
+- :class:`NetTable` is the shell's table over the session's own game and record. The session
+  (its Lockstep) applies every decision, ours too: it calls :meth:`Table.observe` before each
+  and :meth:`NetTable.applied` after, which tells the terminal. ``submit`` hands the player's
+  decision to the decider instead of applying it; ``chat`` and leaving go to the session.
+- :func:`run_shell` is the bridge: prompt_toolkit runs on asyncio, the network on trio, and
+  here trio runs as a *guest* on the asyncio loop (``trio.lowlevel.start_guest_run``). Both
+  then run on the main thread, so the table is only ever touched from one thread, and
+  prompt_toolkit keeps its terminal handling (Ctrl-C as a key, resize) that needs the main
+  thread. The prompt reaches into trio only through the run's token (``run_sync_soon``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import signal
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import trio
+
+from ..core.decisions import Decision
+from ..core.game import Game
+from ..core.record import Step
+from .commands import TABLE_COMMANDS, Reply, ShellCommand, registry
+from .parser import normal
+from .table import Table
+
+__all__ = ["NET_COMMANDS", "HumanDecider", "NetTable", "run_shell"]
+
+LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player leaves
+
+
+class HumanDecider:
+    """The decider of a person at the terminal: each ``decide`` waits for :meth:`offer`."""
+
+    def __init__(self) -> None:
+        self.asked = 0  # how many times the session has asked; tags each offer
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._send: trio.MemorySendChannel[tuple[int, Decision]] | None = None
+        self._receive: trio.MemoryReceiveChannel[tuple[int, Decision]] | None = None
+        self.on_ask: Callable[[], None] | None = None  # the table's hook: we are asked now
+
+    def decide(self, game: Game) -> Awaitable[Decision]:
+        if self._send is None:  # called in the session's task: trio is running here
+            self._token = trio.lowlevel.current_trio_token()
+            self._send, self._receive = trio.open_memory_channel(math.inf)
+        self.asked += 1
+        if self.on_ask is not None:
+            self.on_ask()
+        return self._wait(self.asked)
+
+    async def _wait(self, ticket: int) -> Decision:
+        assert self._receive is not None
+        while True:
+            tag, decision = await self._receive.receive()
+            if tag == ticket:  # an offer made for an earlier question is dropped
+                return decision
+
+    def offer(self, decision: Decision) -> bool:
+        """The player's decision for the question asked last (from any thread or loop)."""
+        if self._token is None or self._send is None:
+            return False
+        send, item = self._send, (self.asked, tuple(decision))
+        try:
+            self._token.run_sync_soon(send.send_nowait, item)
+        except trio.RunFinishedError:
+            return False
+        return True
+
+
+def _chat(table: Any, args: list[str]) -> Reply:
+    return table.chat(" ".join(args))
+
+
+def _quit(table: Any, args: list[str]) -> Reply:
+    return Reply(quit=True)  # the terminal asks first (NetTable.confirm_quit)
+
+
+CHAT = ShellCommand("chat", "chat TEXT", "say something to everyone at the table", _chat)
+QUIT = ShellCommand("quit", "quit", "leave the table (resigns a game still on)", _quit, ("exit",))
+NET_COMMANDS = {**TABLE_COMMANDS, **registry(CHAT, QUIT)}
+
+
+class NetTable(Table):
+    """One seat at a networked game, following the session's Lockstep (see the module)."""
+
+    commands = NET_COMMANDS
+    confirm_quit = True  # `quit` asks too: leaving resigns
+    saves_crash_record = True
+
+    def __init__(
+        self,
+        session: Any,
+        decider: HumanDecider,
+        *,
+        token: trio.lowlevel.TrioToken | None = None,
+        unicode: bool = True,
+    ) -> None:
+        ls = session.ls
+        names = list(session.info.names)
+        me = ls.me
+        who = {
+            s: ("you" if s == me else (names[s] if s < len(names) else f"seat {s}"))
+            for s in ls.seats
+        }
+        super().__init__(ls.rules, ls.game, ls.record, seat=me, who=who, unicode=unicode)
+        self.session = session
+        self.ls = ls
+        self.decider = decider
+        self.names = names
+        self.token = token or trio.lowlevel.current_trio_token()
+        self.pending = False  # our decision is on its way to the session
+        self.treasure_all = False  # `treasure all`: offer the next Treasure after each one
+        self.ended: str | None = None  # why the game ended, once it has
+        self.stopped = False  # the session has returned
+        self.leaving = False  # the player has left (the terminal is closed)
+        # How to tell the terminal later (the terminal passes its loop's call_soon so that
+        # many steps in a row make one redraw); by default at once.
+        self.schedule: Callable[[Callable[[], None]], Any] | None = None
+        self._news_due = False
+        self._told: list[str] = []
+        ls.before_apply = self.observe
+        ls.after_apply = self.applied
+        decider.on_ask = self.asked
+
+    # ---------------------------------------------------------------- the session's side
+
+    @property
+    def over(self) -> bool:
+        return self.game.over or self.ls.outcome is not None or self.stopped
+
+    def legal(self) -> list[Decision]:
+        if self.pending or self.over or not self.ls.my_turn:
+            return []
+        return super().legal()
+
+    def applied(self, step: Step) -> None:
+        """The session applied a step (ours or another seat's): tell the terminal."""
+        if step.seat == self.seat:
+            self.pending = False
+        self._tell_soon()
+
+    def asked(self) -> None:
+        """The session asks for our decision: after `treasure all`, the next Treasure."""
+        if not self.treasure_all:
+            return
+
+        def go() -> None:
+            treasures = [d for d in self.legal() if d[0] == "treasure"]
+            if not treasures or not self.treasure_all:
+                self.treasure_all = False
+                return
+            self.submit(treasures[0])
+
+        if self.schedule is None:
+            go()
+        else:
+            self.schedule(go)
+
+    def event(self, event: Any) -> None:
+        """A session event (chat, the end, a link going down) for the terminal."""
+        lines: list[str] = []
+        if event.kind == "chat":
+            lines.append(f"[{self._name(event.seat)}] {event.text}")
+        elif event.kind == "end":
+            self.ended = event.text
+            if not self.game.over:  # a natural end is told with the last move's news
+                lines.append(f"The game is over: {event.text}.")
+                lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
+        elif event.kind == "peer-error":
+            lines.append(f"{self._name(event.seat)}: {event.text}")
+        elif event.kind == "link" and event.text == "down":
+            lines.append(f"Lost the link to {self._name(event.seat)}; waiting for it to return.")
+        elif event.kind == "link" and event.text == "up" and self.ls.started:
+            lines.append(f"The link to {self._name(event.seat)} is up.")
+        if lines:
+            self._told.extend(lines)
+            self._tell_soon()
+
+    def stop(self, lines: list[str]) -> None:
+        """The session has returned (or failed): nothing more will come from the table."""
+        self.stopped = True
+        self.treasure_all = False
+        self._told.extend(lines)
+        self._tell_soon()
+
+    def _tell_soon(self) -> None:
+        if self.schedule is None:
+            self._tell()
+        elif not self._news_due:
+            self._news_due = True
+            self.schedule(self._tell)
+
+    def _tell(self) -> None:
+        self._news_due = False
+        if self.leaving:  # the shell has closed: nothing more to show
+            return
+        lines, self._told = self._told, []
+        self.notify(super().news_reply(lines))
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None:
+            return "the table"
+        name = self.names[seat] if 0 <= seat < len(self.names) else ""
+        return name or f"seat {seat}"
+
+    # ---------------------------------------------------------------- the player's side
+
+    def submit(self, decision: Decision) -> None:
+        if self.decider.offer(decision):
+            self.pending = True
+
+    def play_line(self, line: str, decisions: list[Decision]) -> Reply:
+        if normal(line) == "treasure all":
+            self.treasure_all = True
+        self.submit(decisions[0])
+        return Reply()
+
+    def chat(self, text: str) -> Reply:
+        text = text.strip()
+        if not text:
+            return Reply(["Usage: chat TEXT, like `chat good luck`."])
+        if self.stopped:
+            return Reply(["The table is closed: nobody hears you now."])
+        self._call(self.session.chat, text)
+        return Reply([f"[you] {text}"])
+
+    def leave(self) -> None:
+        """Leave the table: the session resigns for us if the game is still on."""
+        self.leaving = True
+        if not self.stopped:
+            self._call(self.session.leave, "")
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> None:
+        with contextlib.suppress(trio.RunFinishedError):
+            self.token.run_sync_soon(fn, *args)
+
+    def opening(self) -> Reply:
+        reply = super().opening()
+        reply.lines.insert(0, "`chat TEXT` talks to the table; leaving the game resigns it.")
+        return reply
+
+    def leave_question(self) -> str | None:
+        if self.over:
+            return None
+        return "Leave the game? You resign if you leave. [y/N] "
+
+
+# ====================================================================== the bridge
+
+
+@contextlib.contextmanager
+def _sigint(handler: Callable[[], None]) -> Iterator[None]:
+    """SIGINT calls ``handler`` instead of raising (the prompt itself takes Ctrl-C as a key;
+    prompt_toolkit puts this handler back after each prompt)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, lambda *_: handler())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def run_shell(
+    start: Callable[[Callable[[Any], None], Callable[[Any], None]], Awaitable[Any]],
+    *,
+    decider: HumanDecider,
+    on_event: Callable[[Any], None],
+    unicode: bool = True,
+    input: Any = None,  # noqa: A002 - prompt_toolkit's own word
+    output: Any = None,
+    before_prompt: Callable[[Any], None] | None = None,
+    describe: Callable[[BaseException], str] = str,
+) -> tuple[Any, NetTable | None]:
+    """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
+    asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
+    gets the events (a host's "joined", a joiner's "seated"). Returns trio's outcome of the
+    service (``.unwrap()`` gives its result or raises its error) and the table, if any."""
+    from prompt_toolkit.application import create_app_session
+
+    app_session = (
+        create_app_session(input=input, output=output)
+        if input is not None or output is not None
+        else contextlib.nullcontext()
+    )
+    with app_session:
+        return asyncio.run(_bridge(start, decider, on_event, unicode, before_prompt, describe))
+
+
+async def _bridge(
+    start: Any,
+    decider: HumanDecider,
+    on_event: Callable[[Any], None],
+    unicode: bool,
+    before_prompt: Any,
+    describe: Callable[[BaseException], str],
+) -> tuple[Any, NetTable | None]:
+    from .terminal import _terminal
+
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[Any] = loop.create_future()
+    ready: asyncio.Future[NetTable] = loop.create_future()
+    pressed: list[int] = []
+    box: dict[str, Any] = {}
+
+    def session_ready(session: Any) -> None:
+        table = NetTable(session, decider, unicode=unicode)
+        table.schedule = loop.call_soon
+        box["table"] = table
+        if not ready.done():
+            ready.set_result(table)
+
+    def event(ev: Any) -> None:
+        table = box.get("table")
+        if table is None:
+            on_event(ev)
+        else:
+            table.event(ev)
+
+    async def trio_main() -> Any:
+        with trio.CancelScope() as scope:
+            box["scope"] = scope
+            box["token"] = trio.lowlevel.current_trio_token()
+            return await start(session_ready, event)
+        raise KeyboardInterrupt  # cancelled before it ended: the user interrupted it
+
+    def finished(result: Any) -> None:
+        if not done.done():
+            done.set_result(result)
+
+    def cancel_trio() -> None:
+        token, scope = box.get("token"), box.get("scope")
+        if token is not None and scope is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(scope.cancel)
+
+    def interrupted() -> None:
+        pressed.append(1)
+        if "table" not in box:  # still waiting for the table: Ctrl-C stops waiting
+            loop.call_soon_threadsafe(cancel_trio)
+
+    with _sigint(interrupted):
+        trio.lowlevel.start_guest_run(
+            trio_main,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            run_sync_soon_not_threadsafe=loop.call_soon,
+            done_callback=lambda result: loop.call_soon_threadsafe(finished, result),
+            host_uses_signal_set_wakeup_fd=True,
+        )
+        await asyncio.wait([done, ready], return_when=asyncio.FIRST_COMPLETED)
+        if not ready.done():
+            return done.result(), None
+        table = ready.result()
+        pressed.clear()
+        shell = asyncio.ensure_future(_terminal(table, pressed, before_prompt))
+
+        def on_done(fut: asyncio.Future[Any]) -> None:
+            result = fut.result()
+            error = getattr(result, "error", None)
+            if error is None:
+                table.stop([])
+            else:  # the table failed: say why and close the shell
+                table.stop([f"The table stopped: {describe(error)}."])
+                loop.call_soon(shell.cancel)
+
+        done.add_done_callback(on_done)
+        try:
+            await shell
+        except asyncio.CancelledError:
+            if not done.done():
+                raise
+        except BaseException:
+            cancel_trio()
+            await done
+            raise
+        if not done.done():
+            table.leave()
+            try:
+                await asyncio.wait_for(asyncio.shield(done), LEAVE_WAIT)
+            except TimeoutError:
+                cancel_trio()
+                await done
+        return done.result(), table
