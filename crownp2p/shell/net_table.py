@@ -40,38 +40,40 @@ LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player lea
 
 
 class HumanDecider:
-    """The decider of a person at the terminal: each ``decide`` waits for :meth:`offer`."""
+    """The decider of a person at the terminal: each ``decide`` waits for :meth:`offer`.
+
+    A table binds it (:meth:`bind`) to the trio run and to a count of the steps applied, which
+    tags every offer: one made for an earlier position is dropped, and one made before the
+    session got round to asking is kept for the question it was meant for."""
 
     def __init__(self) -> None:
-        self.asked = 0  # how many times the session has asked; tags each offer
+        self._send, self._receive = trio.open_memory_channel[tuple[int, Decision]](math.inf)
         self._token: trio.lowlevel.TrioToken | None = None
-        self._send: trio.MemorySendChannel[tuple[int, Decision]] | None = None
-        self._receive: trio.MemoryReceiveChannel[tuple[int, Decision]] | None = None
+        self._steps: Callable[[], int] = lambda: 0
         self.on_ask: Callable[[], None] | None = None  # the table's hook: we are asked now
 
+    def bind(self, token: trio.lowlevel.TrioToken, steps: Callable[[], int]) -> None:
+        self._token, self._steps = token, steps
+
     def decide(self, game: Game) -> Awaitable[Decision]:
-        if self._send is None:  # called in the session's task: trio is running here
-            self._token = trio.lowlevel.current_trio_token()
-            self._send, self._receive = trio.open_memory_channel(math.inf)
-        self.asked += 1
+        ticket = self._steps()
         if self.on_ask is not None:
             self.on_ask()
-        return self._wait(self.asked)
+        return self._wait(ticket)
 
     async def _wait(self, ticket: int) -> Decision:
-        assert self._receive is not None
         while True:
             tag, decision = await self._receive.receive()
-            if tag == ticket:  # an offer made for an earlier question is dropped
+            if tag == ticket:
                 return decision
 
     def offer(self, decision: Decision) -> bool:
-        """The player's decision for the question asked last (from any thread or loop)."""
-        if self._token is None or self._send is None:
+        """The player's decision for the current position (from the terminal's loop)."""
+        if self._token is None:
             return False
-        send, item = self._send, (self.asked, tuple(decision))
+        item = (self._steps(), tuple(decision))
         try:
-            self._token.run_sync_soon(send.send_nowait, item)
+            self._token.run_sync_soon(self._send.send_nowait, item)
         except trio.RunFinishedError:
             return False
         return True
@@ -131,6 +133,7 @@ class NetTable(Table):
         ls.before_apply = self.observe
         ls.after_apply = self.applied
         decider.on_ask = self.asked
+        decider.bind(self.token, lambda: len(self.record.steps))
 
     # ---------------------------------------------------------------- the session's side
 

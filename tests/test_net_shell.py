@@ -1,0 +1,307 @@
+"""The shell at a networked table: ``host``/``join`` without ``--bot``.
+
+In process, the person is scripted through the table's own seam (``handle``, the listeners)
+against a bot peer over 127.0.0.1; end to end, the real ``crownp2p join`` runs in a
+pseudo-terminal against a ``crownp2p host --bot`` process. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+import trio
+
+from crownp2p import __version__
+from crownp2p.core.decisions import decision_text
+from crownp2p.core.setup import Setup
+from crownp2p.core.standard import standard_rules
+from crownp2p.net.deciders import BotDecider
+from crownp2p.net.link import Timeouts
+from crownp2p.net.table import host_table, join_table
+from crownp2p.shell.net_table import HumanDecider, NetTable
+
+PACKS = [("crownp2p", __version__)]
+CODE = "test-code-1"
+FAST = Timeouts(
+    handshake=3, keepalive=0.3, idle=3, reveal=5, reconnect=6, dial_retry=0.05, start=10, finish=2
+)
+
+
+async def wait_until(condition: Any, what: str) -> None:
+    with trio.move_on_after(15) as scope:
+        while not condition():
+            await trio.sleep(0.01)
+    assert not scope.cancelled_caught, f"timed out waiting for {what}"
+
+
+async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
+    rules = standard_rules()
+    heard: list[tuple[str, Any, str]] = []  # the host's events
+    outcomes: dict[str, Any] = {}
+    tables: list[NetTable] = []
+    replies: list[Any] = []  # what the terminal would have been told, unprompted
+    events: list[Any] = []
+    human = HumanDecider()
+
+    def seated(session: Any) -> None:
+        table = NetTable(session, human, unicode=False)
+        table.listen(replies.append)
+        tables.append(table)
+
+    def on_event(event: Any) -> None:
+        events.append(event)
+        if tables:
+            tables[0].event(event)
+
+    async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        outcomes["host"] = await host_table(
+            rules,
+            Setup(),
+            decider=BotDecider("random", 1, 0),
+            packs=PACKS,
+            bind="127.0.0.1",
+            port=0,
+            code=CODE,
+            timeouts=FAST,
+            test_seed=1,
+            on_event=lambda e: heard.append((e.kind, e.seat, e.text)),
+            task_status=task_status,
+        )
+
+    async def join(port: int) -> None:
+        outcomes["join"] = await join_table(
+            rules,
+            "127.0.0.1",
+            port,
+            code=CODE,
+            decider=human,
+            packs=PACKS,
+            timeouts=FAST,
+            test_seed=1,
+            on_event=on_event,
+            session_ready=seated,
+        )
+
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            ready = await nursery.start(host)
+            nursery.start_soon(join, ready.port)
+            await wait_until(lambda: tables, "the joiner's table")
+            table = tables[0]
+            assert table.seat == 1 and table.who[0] == "host"
+            assert "chat TEXT" in table.opening().lines[0]
+            for _ in range(3):  # three of our decisions, each typed as a line
+                await wait_until(lambda: table.legal(), "our turn")
+                before = len(table.record.steps)
+                reply = table.handle(decision_text(table.legal()[0]))
+                assert not reply.lines, reply.lines  # accepted: the session applies it
+                assert table.legal() == []  # nothing more until it is applied
+                await wait_until(lambda n=before: len(table.record.steps) > n, "our step")
+            assert table.handle("e9e4").lines  # not a decision: one sentence, nothing sent
+            assert table.handle("chat hello").lines == ["[you] hello"]
+            await wait_until(lambda: ("chat", 1, "hello") in heard, "the host hears us")
+            assert table.leave_question() is not None  # the game is on: leaving asks
+            table.leave()
+    host_outcome, join_outcome = outcomes["host"], outcomes["join"]
+    assert host_outcome.result == join_outcome.result == "forfeit"
+    assert host_outcome.winner == join_outcome.winner == 0
+    assert host_outcome.culprit == 1 and "resigned" in host_outcome.reason
+    assert host_outcome.final_hash == join_outcome.final_hash
+    # The bot's moves and ours were told as they happened, with the board to redraw.
+    told = "".join(text for reply in replies for _, text in (reply.news or []))
+    assert "blue:" in told and "gold:" in told
+    assert all(reply.redraw for reply in replies)
+    assert table.over and table.legal() == []
+    assert any(e.kind == "end" for e in events)
+
+
+async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
+    rules = standard_rules()
+    human = HumanDecider()
+    tables: list[NetTable] = []
+    sessions: dict[str, Any] = {}
+    lines: list[str] = []
+
+    def seated(session: Any) -> None:
+        table = NetTable(session, human, unicode=False)
+        table.listen(lambda reply: lines.extend(reply.lines))
+        tables.append(table)
+
+    async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        await host_table(
+            rules,
+            Setup(),
+            decider=BotDecider("random", 2, 0),
+            packs=PACKS,
+            bind="127.0.0.1",
+            code=CODE,
+            timeouts=FAST,
+            test_seed=2,
+            session_ready=lambda s: sessions.setdefault("host", s),
+            task_status=task_status,
+        )
+
+    async def join(port: int) -> None:
+        sessions["outcome"] = await join_table(
+            rules,
+            "127.0.0.1",
+            port,
+            code=CODE,
+            decider=human,
+            packs=PACKS,
+            timeouts=FAST,
+            test_seed=2,
+            on_event=lambda e: tables[0].event(e) if tables else None,
+            session_ready=seated,
+        )
+
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            ready = await nursery.start(host)
+            nursery.start_soon(join, ready.port)
+            await wait_until(lambda: tables and tables[0].legal(), "our turn")
+            sessions["host"].chat("good luck")
+            await wait_until(lambda: "[host] good luck" in lines, "the chat")
+            sessions["host"].resign("it is late")
+            await wait_until(lambda: tables[0].over, "the end")
+    assert sessions["outcome"].result == "forfeit" and sessions["outcome"].winner == 1
+    assert any(line.startswith("The game is over: ") for line in lines)
+    assert tables[0].leave_question() is None  # over: leaving asks nothing
+
+
+# ---------------------------------------------------------------- end to end, in a terminal
+
+pexpect = pytest.importorskip("pexpect")
+
+WAIT = 20.0
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
+CPR_REQUEST = "\x1b[6n"
+
+
+class Terminal:
+    """A program in a 120 x 40 pseudo-terminal, read as a screen without escapes."""
+
+    def __init__(self, *args: str) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
+        env.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+        self.child = pexpect.spawn(
+            sys.executable,
+            ["-m", "crownp2p", *args],
+            env=env,
+            dimensions=(40, 120),
+            encoding="utf-8",
+            codec_errors="replace",
+        )
+        self.child.delaybeforesend = None
+        self.raw = ""
+        self.mark = 0
+
+    def screen(self) -> str:
+        return ESCAPES.sub("", self.raw)
+
+    def _read(self, timeout: float) -> bool:
+        try:
+            chunk = self.child.read_nonblocking(65536, timeout=timeout)
+        except pexpect.TIMEOUT:
+            return True
+        except pexpect.EOF:
+            return False
+        for _ in range(chunk.count(CPR_REQUEST)):
+            self.child.send("\x1b[1;1R")
+        self.raw += chunk
+        return True
+
+    def shows(self, text: str, timeout: float = WAIT) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            found = screen.find(text, self.mark)
+            if found >= 0:
+                seen, self.mark = screen[self.mark : found + len(text)], found + len(text)
+                return seen
+            if time.monotonic() > deadline or not self._read(0.1):
+                tail = screen[self.mark :][-1500:]
+                raise AssertionError(f"the screen never showed {text!r}; it ends:\n{tail}")
+
+    def type(self, text: str) -> None:
+        for key in text:
+            self.child.send(key)
+            time.sleep(0.005)
+        self.child.send("\r")
+
+    def exit_status(self) -> int:
+        deadline = time.monotonic() + WAIT
+        while self._read(0.1):
+            assert time.monotonic() < deadline, "the program did not end"
+        self.child.close()
+        return self.child.exitstatus
+
+
+def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns(tmp_path) -> None:
+    host = subprocess.Popen(
+        [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
+        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    t = None
+    try:
+        listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
+        assert listening["event"] == "listening"
+        address = f"127.0.0.1:{listening['port']}"
+        t = Terminal("join", address, "--code", listening["code"], "--name", "ann")
+        first = t.shows("turn 2: your turn")
+        assert "You play gold (lower case) against the host." in first
+        assert "`chat TEXT` talks to the table" in first
+        assert "blue: " in first  # the host's bot moved first, told as it happened
+        t.type("end")  # our orders
+        t.shows("gold: ends the order phase")
+        t.type("help")
+        assert "chat TEXT" in t.shows("Ctrl-D or Ctrl-C leaves.")
+        t.type("chat hello there")
+        t.shows("[you] hello there")
+        t.type("quit")
+        t.shows("You resign if you leave. [y/N]")
+        t.type("n")  # not yet
+        t.shows("gold>")
+        t.child.send("\x04")  # Ctrl-D asks too
+        t.shows("You resign if you leave. [y/N]")
+        t.type("y")
+        after = t.shows("the game ended by forfeit")
+        assert "Leaving the game." in after
+        assert t.exit_status() == 0
+        assert "Traceback" not in t.screen()
+        out, err = host.communicate(timeout=WAIT)
+    finally:
+        if t is not None and t.child.isalive():
+            t.child.terminate(force=True)
+        if host.poll() is None:
+            host.kill()
+            host.communicate()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert {"event": "chat", "seat": 1, "text": "hello there"} in lines
+    result = lines[-1]
+    assert result["result"] == "forfeit" and result["winner"] == 0
+    assert "resigned" in result["reason"]
+    assert host.returncode == 0 and "Traceback" not in err
+
+
+def test_without_a_bot_or_a_terminal_it_is_one_sentence() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "crownp2p", "join", "127.0.0.1:1", "--code", "abcd-efgh"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert done.returncode == 2
+    assert "needs --bot random or --bot greedy" in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
