@@ -104,6 +104,23 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
                 assert not reply.lines, reply.lines  # accepted: the session applies it
                 assert table.legal() == []  # nothing more until it is applied
                 await wait_until(lambda n=before: len(table.record.steps) > n, "our step")
+            for _ in range(40):  # on to a buy phase with Treasures in hand: `treasure all`
+                await wait_until(lambda: table.legal(), "our turn")
+                treasures = [d for d in table.legal() if d[0] == "treasure"]
+                if treasures:
+                    break
+                table.handle("end" if ("end",) in table.legal() else "done")
+                await wait_until(lambda: not table.pending, "our step")
+            else:
+                raise AssertionError("no buy phase with a Treasure in hand")
+            before = len(table.record.steps)
+            assert not table.handle("treasure all").lines
+            await wait_until(
+                lambda: table.legal() and not any(d[0] == "treasure" for d in table.legal()),
+                "every Treasure played",
+            )
+            played = [s for s in table.record.steps[before:] if s.decision[0] == "treasure"]
+            assert len(played) > 1  # each Treasure in hand, one by one
             assert table.handle("e9e4").lines  # not a decision: one sentence, nothing sent
             assert table.handle("chat hello").lines == ["[you] hello"]
             await wait_until(lambda: ("chat", 1, "hello") in heard, "the host hears us")
