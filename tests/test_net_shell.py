@@ -261,7 +261,7 @@ class Terminal:
         return self.child.exitstatus
 
 
-def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns(tmp_path) -> None:
+def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
     host = subprocess.Popen(
         [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
         + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3"],
@@ -322,3 +322,77 @@ def test_without_a_bot_or_a_terminal_it_is_one_sentence() -> None:
     assert done.returncode == 2
     assert "needs --bot random or --bot greedy" in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+# ---------------------------------------------------------------- the bridge, in process
+
+
+def test_the_shell_runs_trio_as_a_guest_of_its_loop() -> None:
+    """run_shell: the prompt on asyncio, both peers' tables on trio in guest mode; the person
+    types through a pipe, leaves with `quit` and a yes."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from crownp2p.shell.net_table import run_shell
+
+    rules = standard_rules()
+    human = HumanDecider()
+    outcomes: dict[str, Any] = {}
+    heard: list[str] = []
+    script = ["help", "chat hi from the pipe", "quit", "y"]
+
+    async def start(session_ready: Any, on_event: Any) -> Any:
+        async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+            outcomes["host"] = await host_table(
+                rules,
+                Setup(),
+                decider=BotDecider("random", 4, 0),
+                packs=PACKS,
+                bind="127.0.0.1",
+                code=CODE,
+                timeouts=FAST,
+                test_seed=4,
+                on_event=lambda e: heard.append(e.text) if e.kind == "chat" else None,
+                task_status=task_status,
+            )
+
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                ready = await nursery.start(host)
+                return await join_table(
+                    rules,
+                    "127.0.0.1",
+                    ready.port,
+                    code=CODE,
+                    decider=human,
+                    packs=PACKS,
+                    timeouts=FAST,
+                    test_seed=4,
+                    on_event=on_event,
+                    session_ready=session_ready,
+                )
+
+    with create_pipe_input() as pipe:
+
+        def before_prompt(table: Any) -> None:
+            if not table.legal():  # until it is our turn: empty lines, which do nothing
+                time.sleep(0.005)
+                pipe.send_text("\r")
+            elif script:
+                line = script.pop(0)
+                pipe.send_text(line + "\r" + ("y\r" if line == "quit" else ""))
+
+        result, table = run_shell(
+            start,
+            decider=human,
+            on_event=lambda e: None,
+            unicode=False,
+            input=pipe,
+            output=DummyOutput(),
+            before_prompt=before_prompt,
+        )
+    outcome = result.unwrap()
+    assert outcome.result == "forfeit" and outcome.winner == 0 and outcome.culprit == 1
+    assert outcomes["host"].result == "forfeit" and outcomes["host"].culprit == 1
+    assert heard == ["hi from the pipe"]
+    assert table is not None and table.leaving and table.over

@@ -227,19 +227,6 @@ def _run(
     return _finish(play, args, printer, box)
 
 
-def _sentence(err: BaseException) -> str:
-    """What stopped a table, in words (without the leading "crownp2p host:")."""
-    from ..net.errors import NetError
-
-    if isinstance(err, BaseExceptionGroup):
-        err = _simplest(err)
-    if isinstance(err, NetError):
-        return str(err)
-    if isinstance(err, OSError):
-        return f"a network error stopped the table: {err.strerror or err}"
-    return f"an internal error stopped the table ({type(err).__name__}: {err})"
-
-
 def _finish(play: Any, args: argparse.Namespace, printer: Printer, box: dict[str, Any]) -> int:
     from ..net.errors import NetError
 
@@ -294,7 +281,6 @@ def _run_shell(
             decider=human,
             on_event=printer.event,
             unicode=can_unicode(sys.stdout),
-            describe=_sentence,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
         log.debug("internal error", exc_info=True)

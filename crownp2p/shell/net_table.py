@@ -234,6 +234,8 @@ class NetTable(Table):
             return Reply(["Usage: chat TEXT, like `chat good luck`."])
         if self.stopped:
             return Reply(["The table is closed: nobody hears you now."])
+        if not self.ls.started:
+            return Reply(["The game has not begun yet: chat once it has."])
         self._call(self.session.chat, text)
         return Reply([f"[you] {text}"])
 
@@ -284,7 +286,6 @@ def run_shell(
     input: Any = None,  # noqa: A002 - prompt_toolkit's own word
     output: Any = None,
     before_prompt: Callable[[Any], None] | None = None,
-    describe: Callable[[BaseException], str] = str,
 ) -> tuple[Any, NetTable | None]:
     """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
     asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
@@ -298,7 +299,7 @@ def run_shell(
         else contextlib.nullcontext()
     )
     with app_session:
-        return asyncio.run(_bridge(start, decider, on_event, unicode, before_prompt, describe))
+        return asyncio.run(_bridge(start, decider, on_event, unicode, before_prompt))
 
 
 async def _bridge(
@@ -307,7 +308,6 @@ async def _bridge(
     on_event: Callable[[Any], None],
     unicode: bool,
     before_prompt: Any,
-    describe: Callable[[BaseException], str],
 ) -> tuple[Any, NetTable | None]:
     from .terminal import _terminal
 
@@ -373,8 +373,9 @@ async def _bridge(
             error = getattr(result, "error", None)
             if error is None:
                 table.stop([])
-            else:  # the table failed: say why and close the shell
-                table.stop([f"The table stopped: {describe(error)}."])
+            else:  # the table failed: close the shell (the caller says why, in one line)
+                table.stop([])
+                table.leaving = True
                 loop.call_soon(shell.cancel)
 
         done.add_done_callback(on_done)
