@@ -191,6 +191,9 @@ async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
     assert sessions["outcome"].result == "forfeit" and sessions["outcome"].winner == 1
     assert any(line.startswith("The game is over: ") for line in lines)
     assert tables[0].leave_question() is None  # over: leaving asks nothing
+    assert tables[0].status().startswith("The game is over: seat 0 (host) resigned")
+    assert "game over" in "".join(text for _, text in tables[0].toolbar())
+    assert "The game is over" in "".join(text for _, text in tables[0].screen(120))
 
 
 # ---------------------------------------------------------------- end to end, in a terminal

@@ -30,6 +30,7 @@ import trio
 from ..core.decisions import Decision
 from ..core.game import Game
 from ..core.record import Step
+from . import render
 from .commands import TABLE_COMMANDS, Reply, ShellCommand, registry
 from .parser import normal
 from .table import Table
@@ -97,7 +98,6 @@ class NetTable(Table):
 
     commands = NET_COMMANDS
     confirm_quit = True  # `quit` asks too: leaving resigns
-    saves_crash_record = True
 
     def __init__(
         self,
@@ -253,6 +253,44 @@ class NetTable(Table):
         reply = super().opening()
         reply.lines.insert(0, "`chat TEXT` talks to the table; leaving the game resigns it.")
         return reply
+
+    def table_status(self) -> str | None:
+        """What the screen's last line says instead of the engine's prompt, if anything."""
+        if self.game.over:
+            return None
+        if self.ls.outcome is not None:
+            return f"The game is over: {self.ls.outcome.reason}."
+        if self.stopped:
+            return "The table has closed."
+        if not self.ls.started:
+            return "Waiting for every player's connection before the game begins..."
+        if self.pending:
+            return "Sending your decision to the table..."
+        return None
+
+    def status(self) -> str:
+        return self.table_status() or super().status()
+
+    def screen(self, width: int = 100) -> render.Fragments:
+        return render.screen(
+            self.game,
+            self.seat,
+            unicode=self.unicode,
+            width=width,
+            who=self.who,
+            marks=self.marks,
+            tally=self.tally,
+            status=self.table_status(),
+        )
+
+    def toolbar(self, width: int = 200) -> render.Fragments:
+        if self.game.over or (self.ls.outcome is None and not self.stopped):
+            return super().toolbar(width)
+        dot = " · " if self.unicode else " | "
+        return [
+            ("class:bottom-toolbar.turn", " game over"),
+            ("", f"{dot}log{dot}save FILE{dot}quit "),
+        ]
 
     def leave_question(self) -> str | None:
         if self.over:
