@@ -292,6 +292,10 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         t.shows("You resign if you leave. [y/N]")
         t.type("n")  # not yet
         t.shows("gold>")
+        t.child.send("\x03")  # Ctrl-C asks
+        t.shows("You resign if you leave. [y/N]")
+        t.type("")  # no
+        t.shows("gold>")
         t.child.send("\x04")  # Ctrl-D asks too
         t.shows("You resign if you leave. [y/N]")
         t.type("y")

@@ -388,7 +388,8 @@ async def _bridge(
 
     def interrupted() -> None:
         pressed.append(1)
-        if "table" not in box:  # still waiting for the table: Ctrl-C stops waiting
+        table = box.get("table")
+        if table is None or table.leaving:  # waiting for the table, or for the goodbyes
             loop.call_soon_threadsafe(cancel_trio)
 
     with _sigint(interrupted):
