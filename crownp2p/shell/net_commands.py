@@ -275,16 +275,34 @@ def _run_shell(
 
         return service(**kwargs, session_ready=ready, on_event=on_event)
 
+    handlers = [h for h in log.handlers if getattr(h, "_crownp2p", False)]
+    shown: list[Any] = []  # the open table, while the shell is up
+
+    def to_the_table(record: logging.LogRecord) -> bool:
+        """While the shell is up, stderr would tear the screen: the log goes above the prompt
+        with -v, and is dropped otherwise (what matters comes as the session's events)."""
+        if not shown:
+            return True
+        if args.verbose:
+            shown[0].say(f"crownp2p: {record.getMessage()}")
+        return False
+
+    for handler in handlers:
+        handler.addFilter(to_the_table)
     try:
         result, _table = run_shell(
             start,
             decider=human,
             on_event=printer.event,
             unicode=can_unicode(sys.stdout),
+            on_table=shown.append,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
         log.debug("internal error", exc_info=True)
         return internal_error(err, box.get("session") and box["session"].ls, sys.stdout)
+    finally:
+        for handler in handlers:
+            handler.removeFilter(to_the_table)
 
     def play() -> Any:
         try:

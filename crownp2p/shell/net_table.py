@@ -189,6 +189,11 @@ class NetTable(Table):
             self._told.extend(lines)
             self._tell_soon()
 
+    def say(self, line: str) -> None:
+        """A line to show above the prompt (a log message while the shell is open)."""
+        self._told.append(line)
+        self._tell_soon()
+
     def stop(self, lines: list[str]) -> None:
         """The session has returned (or failed): nothing more will come from the table."""
         self.stopped = True
@@ -324,11 +329,13 @@ def run_shell(
     input: Any = None,  # noqa: A002 - prompt_toolkit's own word
     output: Any = None,
     before_prompt: Callable[[Any], None] | None = None,
+    on_table: Callable[[NetTable], None] | None = None,
 ) -> tuple[Any, NetTable | None]:
     """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
     asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
     gets the events (a host's "joined", a joiner's "seated"). Returns trio's outcome of the
-    service (``.unwrap()`` gives its result or raises its error) and the table, if any."""
+    service (``.unwrap()`` gives its result or raises its error) and the table, if any;
+    ``on_table(table)`` is called as the table opens."""
     from prompt_toolkit.application import create_app_session
 
     app_session = (
@@ -337,7 +344,7 @@ def run_shell(
         else contextlib.nullcontext()
     )
     with app_session:
-        return asyncio.run(_bridge(start, decider, on_event, unicode, before_prompt))
+        return asyncio.run(_bridge(start, decider, on_event, unicode, before_prompt, on_table))
 
 
 async def _bridge(
@@ -346,6 +353,7 @@ async def _bridge(
     on_event: Callable[[Any], None],
     unicode: bool,
     before_prompt: Any,
+    on_table: Callable[[NetTable], None] | None,
 ) -> tuple[Any, NetTable | None]:
     from .terminal import _terminal
 
@@ -359,6 +367,8 @@ async def _bridge(
         table = NetTable(session, decider, unicode=unicode)
         table.schedule = loop.call_soon
         box["table"] = table
+        if on_table is not None:
+            on_table(table)
         if not ready.done():
             ready.set_result(table)
 
