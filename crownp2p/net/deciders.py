@@ -1,5 +1,5 @@
-"""Deciders: who chooses the local seat's decisions. A bot is one; the interactive shell (a
-later issue) will be another, returning an awaitable from ``decide``."""
+"""Deciders: who chooses the local seat's decisions. A bot is one; a person at the terminal is
+another (``crownp2p.shell.net_table.HumanDecider``, whose ``decide`` returns an awaitable)."""
 
 from __future__ import annotations
 
