@@ -577,8 +577,11 @@ class Lockstep:
         if self.outcome is not None:
             return
         loser = msg["seat"]
-        who = "resigned" if loser == seat else f"says {self.seat_name(loser)} forfeits"
-        self._conclude_forfeit(loser, f"{self.seat_name(seat)} {who}: {msg['text']}")
+        if loser == seat:  # its own resignation: the text already says who and why
+            reason = msg["text"] or f"{self.seat_name(seat)} resigned"
+        else:
+            reason = f"{self.seat_name(seat)} says {self.seat_name(loser)} forfeits: {msg['text']}"
+        self._conclude_forfeit(loser, reason)
 
     def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
         self.left.add(seat)
