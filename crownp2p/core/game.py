@@ -151,6 +151,11 @@ class Game:
         """Every decision the prompted seat may take now, in a fixed order."""
         return list(self._legal_map())
 
+    def offer(self, options: dict[Decision, Any]) -> None:
+        """A step that has just listed its options: they are the legal decisions until the
+        next apply (saves listing them twice)."""
+        self._legal = options
+
     def is_legal(self, decision: Decision) -> bool:
         return tuple(decision) in self._legal_map()
 

@@ -74,7 +74,7 @@ class Choice(Step):
         opts = self.options(g, f)
         if not opts:
             return True
-        g._legal = opts  # the prompt that follows lists exactly these
+        g.offer(opts)  # the prompt that follows lists exactly these
         return False
 
     def possible(self, g: Game, f: Frame) -> bool:
