@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
+from .arguments import add_setup_arguments
 
 
 class CommandError(Exception):
@@ -49,30 +50,12 @@ def _cards(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("game_commands", "cards_command")(a))
 
 
-def _setup_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--supply",
-        default="first-game",
-        help="first-game (default), tournament-1 … tournament-4, random, or CARD,CARD,…",
-    )
-    p.add_argument("--squire", action="store_true", help="a Squire replaces one Guard")
-    p.add_argument("--anointed", action="store_true", help="both sides start with an Anointed")
-    p.add_argument("--variant", default="standard", help="a variant from `crownp2p plugins`")
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="a setup option from `crownp2p plugins` (repeatable)",
-    )
-
-
 @command("selfplay", "play whole games between bots in this process")
 def _selfplay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", default="greedy,random", help="seat 0 and seat 1 bots: greedy, random")
     p.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     p.add_argument("--seed", type=int, default=0, help="game N uses seed SEED+N-1 (default 0)")
-    _setup_arguments(p)
+    add_setup_arguments(p)
     p.add_argument("--record", metavar="DIR", help="save each game's record in DIR")
     p.add_argument("--max-turns", type=int, default=300, help="turn cap (default 300)")
     p.add_argument("--json", action="store_true", help="one JSON object per game")
@@ -83,7 +66,7 @@ def _selfplay(p: argparse.ArgumentParser) -> None:
 def _solo(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", default="greedy", choices=["greedy", "random"], help="the opponent")
     p.add_argument("--seat", default="blue", help="blue (moves first, default) or gold")
-    _setup_arguments(p)
+    add_setup_arguments(p)
     p.add_argument("--seed", type=int, help="a number that fixes every shuffle")
     p.set_defaults(run=lambda a: _lazy("solo", "solo_command")(a))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from .arguments import add_setup_arguments
+
 __all__ = ["add_host_arguments", "add_join_arguments", "add_resume_arguments"]
 
 
@@ -51,21 +53,7 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--players", type=int, choices=(2, 4), help="2 or 4 (default: as the variant needs)"
     )
-    p.add_argument("--variant", default="standard", help="a variant from `crownp2p plugins`")
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="a setup option from `crownp2p plugins` (repeatable)",
-    )
-    p.add_argument(
-        "--supply",
-        default="first-game",
-        help="first-game (default), tournament-1 … tournament-4, random, or CARD,CARD,…",
-    )
-    p.add_argument("--squire", action="store_true", help="a Squire replaces one Guard")
-    p.add_argument("--anointed", action="store_true", help="both sides start with an Anointed")
+    add_setup_arguments(p)
     p.add_argument("--code", help="the join code to use (default: a fresh one)")
     p.add_argument("--name", default="host", help="your name at the table")
     p.add_argument(

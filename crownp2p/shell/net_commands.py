@@ -55,19 +55,10 @@ def rules_of(setup: Setup) -> Rules:
 
 
 def _setup(args: argparse.Namespace) -> Setup:
-    from ..packs import PackError
     from .context import catalog
+    from .game_commands import setup_from_args
 
-    try:
-        setup = catalog().setup(
-            args.supply,
-            variant=args.variant,
-            options=args.option,
-            squire=args.squire,
-            anointed=args.anointed,
-        )
-    except PackError as err:
-        raise CommandError(str(err)) from None
+    setup = setup_from_args(args)
     seats = catalog().variants[setup.variant].seats
     if args.players is not None and args.players != seats:
         hint = " (try --variant team)" if args.players == 4 else ""
