@@ -260,7 +260,6 @@ class NetTable(Table):
         return reply
 
     def table_status(self) -> str | None:
-        """What the screen's last line says instead of the engine's prompt, if anything."""
         if self.game.over:
             return None
         if self.ls.outcome is not None:
@@ -272,21 +271,6 @@ class NetTable(Table):
         if self.pending:
             return "Sending your decision to the table..."
         return None
-
-    def status(self) -> str:
-        return self.table_status() or super().status()
-
-    def screen(self, width: int = 100) -> render.Fragments:
-        return render.screen(
-            self.game,
-            self.seat,
-            unicode=self.unicode,
-            width=width,
-            who=self.who,
-            marks=self.marks,
-            tally=self.tally,
-            status=self.table_status(),
-        )
 
     def toolbar(self, width: int = 200) -> render.Fragments:
         if self.game.over or (self.ls.outcome is None and not self.stopped):

@@ -194,10 +194,16 @@ class Table:
             who=self.who,
             marks=self.marks,
             tally=self.tally,
+            status=self.table_status(),
         )
 
+    def table_status(self) -> str | None:
+        """What the screen's last line says instead of the engine's prompt, if anything (a
+        networked table: waiting for players, a decision on its way)."""
+        return None
+
     def status(self) -> str:
-        return render.prompt_line(self.game, self.seat, self.tally)
+        return self.table_status() or render.prompt_line(self.game, self.seat, self.tally)
 
     def toolbar(self, width: int = 200) -> render.Fragments:
         from .toolbar import table_toolbar
