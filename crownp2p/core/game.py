@@ -506,17 +506,25 @@ class Game:
         self.supply_for(seat)[name] -= 1
         self.players[seat].discard.append(self.new_card(name))
 
-    def draw_one(self, seat: int) -> bool | None:
-        """Draw a card: True when drawn, False when there is nothing to draw, None when a
-        reshuffle must come first (a chance prompt is now pending)."""
+    def deck_ready(self, seat: int) -> bool | None:
+        """Is there a top card to draw or reveal? True; False when deck and discard pile are
+        both empty; None when the discard pile must be shuffled into a deck first (a chance
+        prompt is now pending)."""
         player = self.players[seat]
-        if not player.deck:
-            if not player.discard:
-                return False
-            self.chance = {"kind": "shuffle", "seat": seat}
-            return None
-        player.hand.append(player.deck.pop(0))
-        return True
+        if player.deck:
+            return True
+        if not player.discard:
+            return False
+        self.chance = {"kind": "shuffle", "seat": seat}
+        return None
+
+    def draw_one(self, seat: int) -> bool | None:
+        """Draw a card: as :meth:`deck_ready`, and the card is in the hand when True."""
+        ready = self.deck_ready(seat)
+        if ready:
+            player = self.players[seat]
+            player.hand.append(player.deck.pop(0))
+        return ready
 
     def place(self, unit: Unit, sq: int) -> Unit:
         if not unit.uid:

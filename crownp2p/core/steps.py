@@ -788,13 +788,10 @@ class RevealTopCard(Choice):
 
     def enter(self, g: Game, f: Frame) -> bool:
         opponent = f.vars["opponent"]
-        p = g.players[opponent]
-        if not p.deck:
-            if not p.discard:
-                return True
-            g.chance = {"kind": "shuffle", "seat": opponent}
-            return False
-        top = g.cards[p.deck[0]]
+        ready = g.deck_ready(opponent)
+        if not ready:
+            return ready is False  # nothing to reveal: done; or wait for the reshuffle
+        top = g.cards[g.players[opponent].deck[0]]
         if f.vars.get("revealed") != top:
             f.vars["revealed"] = top
             g.revealed.append(top)
