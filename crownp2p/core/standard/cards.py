@@ -28,10 +28,7 @@ from ..steps import (
     TrashFromHand,
     WishFor,
 )
-from ..units import UnitClass
-
-FOOT, HEAVY, MOUNTED = UnitClass.FOOT, UnitClass.HEAVY, UnitClass.MOUNTED
-PIOUS, REGAL, SOVEREIGN = UnitClass.PIOUS, UnitClass.REGAL, UnitClass.SOVEREIGN
+from .units import FOOT, HEAVY, MOUNTED, PIOUS, REGAL, SOVEREIGN
 
 
 def trains(unit: str, count: int = 1) -> Effect:
