@@ -1,7 +1,7 @@
 """How long one decision takes to be applied by every peer over loopback, for two and for four
 peers, beside a raw trio TCP ping-pong round trip measured in the same run.
 
-    python bench/net_latency.py [--decisions N] [--pingpongs N]
+    python bench/net_latency.py [--turns N] [--tables N] [--pingpongs N]
 
 Every peer runs in its own process. The deciders are paced random bots: each waits until every
 peer has acknowledged its previous decision before making the next, so each decision is timed
@@ -15,7 +15,11 @@ fsync, about a millisecond here). Two figures per table size:
   acknowledgement (which each peer sends after applying and, with records, after fsync).
 
 With four peers on a two-core machine the three receivers share two cores, so the last one
-waits for the others' CPU time; the first peer's figure shows what one receiver costs.
+waits for the others' CPU time; the first peer's figure shows what one receiver costs. To show
+what this machine allows, each table size is followed by its floor, measured in the same run:
+64 bytes fanned out from one trio process to one or three others, each answering at once
+("bare") or after as much busy work as a peer was measured to spend between reading a
+decision and having applied it (its legality check, the engine's apply and the state hash).
 
 Both are compared with the median raw round trip (64 bytes there and back on one trio TCP
 connection between two processes). Goal: "applied by all" at most 3x the raw round trip.
@@ -65,6 +69,52 @@ async def _ping_client(port: int, count: int) -> list[float]:
     return times[100:]  # the first hundred warm up
 
 
+async def _fan_receiver(port: int, work: float) -> None:
+    """One of the fan-out's receivers: stamp each 64-byte message once it has been "worked"
+    on (a busy wait of ``work`` seconds, standing in for a peer's processing), then answer."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    done = []
+    while await stream.receive_some(4096):
+        end = time.perf_counter() + work
+        while time.perf_counter() < end:
+            pass
+        done.append(time.perf_counter())
+        await stream.send_all(b"k")
+    print(json.dumps(done), flush=True)
+
+
+async def _fan_sender(receivers: int, count: int, work: float) -> float:
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = str(listener.socket.getsockname()[1])
+    procs = [
+        subprocess.Popen(
+            [PY, __file__, "--role", "fan", "--port", port, "--work", str(work)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(receivers)
+    ]
+    links = [await listener.accept() for _ in procs]
+    sent = []
+    for _ in range(count + 100):
+        sent.append(time.perf_counter())
+        for link in links:
+            await link.send_all(b"x" * 64)
+        for link in links:
+            await link.receive_some(4096)
+    for link in links:
+        await link.aclose()
+    done = [json.loads(p.communicate(timeout=60)[0]) for p in procs]
+    return statistics.median(max(d[i] for d in done) - sent[i] for i in range(100, count + 100))
+
+
+def fan_out(receivers: int, count: int, work: float) -> float:
+    """The floor for a table on this machine: the median time for 64 bytes sent to
+    ``receivers`` trio processes (one connection each) to have been worked on by all of them,
+    each doing ``work`` seconds of busy work and answering, like peers acknowledging."""
+    return trio.run(_fan_sender, receivers, count, work)
+
+
 def ping_pong(count: int) -> float:
     """The median round trip of 64 bytes on one trio TCP connection between two processes."""
     server = subprocess.Popen([PY, __file__, "--role", "echo"], stdout=subprocess.PIPE, text=True)
@@ -79,13 +129,29 @@ def ping_pong(count: int) -> float:
 
 
 class PacedBot:
-    """A random bot that decides only once every peer has acknowledged its last decision."""
+    """A random bot that decides only once every peer has acknowledged its last decision.
+
+    It waits on an event that the session's acknowledgement handler sets, rather than polling,
+    so that the waiting decider spends no CPU while the other peers apply its decision."""
 
     def __init__(self, seed: int) -> None:
         from crownp2p.net.deciders import LateBotDecider
 
         self.bot = LateBotDecider("random", seed)
         self.session: Any = None
+        self._caught_up: trio.Event | None = None
+
+    def watch(self, session: Any) -> None:
+        self.session = session
+        ls = session.ls
+        on_ack = ls._on_ack
+
+        def watched(seat: int, msg: dict[str, Any], now: float) -> None:
+            on_ack(seat, msg, now)
+            if self._caught_up is not None and min(ls.acked.values()) >= ls.applied:
+                self._caught_up.set()
+
+        ls._on_ack = watched  # Lockstep looks its handlers up by name, per message
 
     def decide(self, game: Any) -> Any:
         return self._decide(game)
@@ -93,11 +159,13 @@ class PacedBot:
     async def _decide(self, game: Any) -> Any:
         ls = self.session.ls
         while min(ls.acked.values()) < ls.applied:
-            await trio.sleep(0.0005)
+            self._caught_up = trio.Event()
+            await self._caught_up.wait()
+        self._caught_up = None
         return self.bot.decide(game)
 
 
-def run_peer(role: str, players: int, port: int, code: str, turns: int) -> None:
+def run_peer(role: str, players: int, port: int, code: str, turns: int, seed: int) -> None:
     from crownp2p import __version__
     from crownp2p.core.setup import Setup
     from crownp2p.net.link import Timeouts
@@ -112,12 +180,12 @@ def run_peer(role: str, players: int, port: int, code: str, turns: int) -> None:
         from conftest import four_seat_rules  # the four-seat rules the tests use
 
         rules = four_seat_rules()
-    decider = PacedBot(7)
+    decider = PacedBot(seed)
     packs = [("crownp2p", __version__)]
     box: dict[str, Any] = {}
 
     def ready(session: Any) -> None:
-        decider.session = session
+        decider.watch(session)
         box["session"] = session
 
     timeouts = Timeouts(reveal=30, reconnect=30)
@@ -137,7 +205,7 @@ def run_peer(role: str, players: int, port: int, code: str, turns: int) -> None:
                         code=code,
                         max_turns=turns,
                         timeouts=timeouts,
-                        test_seed=7,
+                        test_seed=seed,
                         measure=True,
                         session_ready=ready,
                         task_status=task_status,
@@ -154,7 +222,7 @@ def run_peer(role: str, players: int, port: int, code: str, turns: int) -> None:
                 decider=decider,
                 packs=packs,
                 timeouts=timeouts,
-                test_seed=7,
+                test_seed=seed,
                 measure=True,
                 session_ready=ready,
             )
@@ -167,6 +235,7 @@ def run_peer(role: str, players: int, port: int, code: str, turns: int) -> None:
                 "seat": ls.me,
                 "sent": ls.sent_at,
                 "applied": ls.applied_at,
+                "taken": ls.taken_at,
                 "acked": ls.latencies,
             }
         ),
@@ -174,86 +243,72 @@ def run_peer(role: str, players: int, port: int, code: str, turns: int) -> None:
     )
 
 
-def table(players: int, turns: int) -> dict[str, float]:
+def _peer(role: str, players: int, code: str, turns: int, seed: int, port: str = "0") -> Any:
+    command = [PY, __file__, "--role", role, "--players", str(players), "--code", code]
+    command += ["--turns", str(turns), "--seed", str(seed), "--port", port]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+
+
+def one_table(players: int, turns: int, seed: int) -> list[dict[str, Any]]:
+    """Play one paced table; every peer's report."""
     code = "bench-latency"
-    host = subprocess.Popen(
-        [
-            PY,
-            __file__,
-            "--role",
-            "host",
-            "--players",
-            str(players),
-            "--code",
-            code,
-            "--turns",
-            str(turns),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    host = _peer("host", players, code, turns, seed)
     assert host.stdout is not None
     port = host.stdout.readline().strip()
-    joiners = [
-        subprocess.Popen(
-            [
-                PY,
-                __file__,
-                "--role",
-                "join",
-                "--players",
-                str(players),
-                "--port",
-                port,
-                "--code",
-                code,
-                "--turns",
-                str(turns),
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(players - 1)
-    ]
-    reports = [json.loads(host.communicate(timeout=600)[0].strip().splitlines()[-1])]
-    for j in joiners:
-        reports.append(json.loads(j.communicate(timeout=600)[0].strip().splitlines()[-1]))
-    one_way, first, acked = [], [], []
-    for r in reports:
-        acked.extend(r["acked"])
-        for seq, sent in r["sent"].items():
-            applied = [o["applied"].get(seq) for o in reports if o is not r]
-            if all(a is not None for a in applied):
-                one_way.append(max(applied) - sent)
-                first.append(min(applied) - sent)  # type: ignore[type-var]
+    peers = [host] + [_peer("join", players, code, turns, seed, port) for _ in range(players - 1)]
+    return [json.loads(p.communicate(timeout=600)[0].strip().splitlines()[-1]) for p in peers]
+
+
+def table(players: int, turns: int, tables: int) -> dict[str, float]:
+    """Medians over the decisions of ``tables`` tables, each from its own seed."""
+    one_way, first, acked, work = [], [], [], []
+    for seed in range(1, tables + 1):
+        reports = one_table(players, turns, seed)
+        for r in reports:
+            acked.extend(r["acked"])
+            work.extend(
+                r["applied"][seq] - t for seq, t in r["taken"].items() if seq in r["applied"]
+            )
+            for seq, sent in r["sent"].items():
+                applied = [o["applied"].get(seq) for o in reports if o is not r]
+                if all(a is not None for a in applied):
+                    one_way.append(max(applied) - sent)
+                    first.append(min(applied) - sent)  # type: ignore[type-var]
     return {
         "decisions": len(one_way),
         "applied_by_all": statistics.median(one_way),
         "applied_by_first": statistics.median(first),
         "acked_by_all": statistics.median(acked),
+        "work": statistics.median(work),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--role", choices=("echo", "host", "join"), help=argparse.SUPPRESS)
+    parser.add_argument("--role", choices=("echo", "fan", "host", "join"), help=argparse.SUPPRESS)
+    parser.add_argument("--work", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--players", type=int, default=2, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--code", default="", help=argparse.SUPPRESS)
     parser.add_argument("--turns", type=int, default=30, help="turns per table (default 30)")
+    parser.add_argument("--tables", type=int, default=5, help="tables per size (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--pingpongs", type=int, default=2000, help="raw round trips (2000)")
     args = parser.parse_args()
     if args.role == "echo":
         trio.run(_echo_server)
         return
+    if args.role == "fan":
+        trio.run(_fan_receiver, args.port, args.work)
+        return
     if args.role:
-        run_peer(args.role, args.players, args.port, args.code, args.turns)
+        run_peer(args.role, args.players, args.port, args.code, args.turns, args.seed)
         return
     rtt = ping_pong(args.pingpongs)
     print(f"raw trio TCP round trip over loopback: median {rtt * 1e6:.0f} us", flush=True)
     out: dict[str, Any] = {"raw_rtt_us": rtt * 1e6, "goal": GOAL}
     for players in (2, 4):
-        t = table(players, args.turns)
+        t = table(players, args.turns, args.tables)
         ratio = t["applied_by_all"] / rtt
         print(
             f"{players} peers: one decision applied by all in {t['applied_by_all'] * 1e6:.0f} us "
@@ -263,6 +318,15 @@ def main() -> None:
             f"(x{t['acked_by_all'] / rtt:.2f}); {t['decisions']} decisions",
             flush=True,
         )
+        bare = fan_out(players - 1, args.pingpongs // 2, 0.0)
+        worked = fan_out(players - 1, args.pingpongs // 2, t["work"])
+        print(
+            f"  a peer takes {t['work'] * 1e6:.0f} us from reading a decision to having applied "
+            f"it; the floor here, 64 bytes fanned out to {players - 1} trio processes: "
+            f"x{bare / rtt:.2f} the round trip bare, x{worked / rtt:.2f} if each works "
+            f"{t['work'] * 1e6:.0f} us",
+            flush=True,
+        )
         out[f"peers_{players}"] = {
             "decisions": t["decisions"],
             "applied_by_all_us": t["applied_by_all"] * 1e6,
@@ -270,6 +334,9 @@ def main() -> None:
             "acked_by_all_us": t["acked_by_all"] * 1e6,
             "ratio_applied": ratio,
             "ratio_acked": t["acked_by_all"] / rtt,
+            "peer_work_us": t["work"] * 1e6,
+            "floor_bare_ratio": bare / rtt,
+            "floor_worked_ratio": worked / rtt,
         }
     worst = max(out[f"peers_{n}"]["ratio_applied"] for n in (2, 4))
     verdict = "meets" if worst <= GOAL else "misses"

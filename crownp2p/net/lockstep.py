@@ -155,6 +155,7 @@ class Lockstep:
         # and how long each of ours took to be acknowledged by everyone.
         self.sent_at: dict[int, float] = {}
         self.applied_at: dict[int, float] = {}
+        self.taken_at: dict[int, float] = {}  # when a peer's decision reached us, read
         self.latencies: list[float] = []
         self._unacked: dict[int, float] = {}
 
@@ -509,6 +510,8 @@ class Lockstep:
         self.last_seq_from[seat] = seq
         self.newest_from[seat] = max(self.newest_from[seat], seq)
         self.decisions[seq] = (seat, decision, msg["prev"])
+        if self.measure:
+            self.taken_at[seq] = time.perf_counter()
         self._advance(now)
 
     def _on_commit(self, seat: int, msg: dict[str, Any], now: float) -> None:
