@@ -1,5 +1,6 @@
 """The protocol's cryptography, all from the standard library: join codes and the HMAC proofs
-of them, the per-pair link keys, and commit-reveal for chance seeds.
+of them, the per-pair link keys (Diffie-Hellman, so the host never knows the keys other seats
+share), and commit-reveal for chance seeds.
 
 Byte layouts are fixed here and in docs/protocol.md; every peer must compute them alike.
 """
@@ -55,19 +56,55 @@ def proofs_equal(a: bytes, b: bytes) -> bool:
     return hmac.compare_digest(a, b)
 
 
-def pair_key(table_secret: bytes, game_id: bytes, a: int, b: int) -> bytes:
-    """The key two seats use to prove themselves to each other (dialled links, reconnects)."""
+# ------------------------------------------------------------------ pair keys
+
+# RFC 3526 group 14: the 2048-bit MODP safe prime, generator 2.
+DH_PRIME = int(
+    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E34"
+    "04DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6"
+    "F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A6916"
+    "3FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C"
+    "32905E462E36CE3BE39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA95"
+    "6AE515D2261898FA051015728E5A8AACAA68FFFFFFFFFFFFFFFF",
+    16,
+)
+DH_GENERATOR = 2
+DH_BYTES = 256  # a public value on the wire: big endian, this long
+
+
+def new_dh_secret() -> int:
+    """A fresh 256-bit private exponent (twice the group's 112-bit strength)."""
+    return secrets.randbits(256) | 1 << 255
+
+
+def dh_public(secret: int) -> bytes:
+    return pow(DH_GENERATOR, secret, DH_PRIME).to_bytes(DH_BYTES, "big")
+
+
+def dh_shared(secret: int, public: bytes) -> bytes:
+    """The secret two seats share, or ValueError for a public value outside the group's large
+    subgroup (0, 1 and p - 1 would let a cheat force a known result)."""
+    value = int.from_bytes(public, "big")
+    if len(public) != DH_BYTES or not 1 < value < DH_PRIME - 1:
+        raise ValueError("a Diffie-Hellman public value is out of range")
+    return pow(value, secret, DH_PRIME).to_bytes(DH_BYTES, "big")
+
+
+def table_digest(game_id: bytes, publics: list[bytes]) -> bytes:
+    """What binds a pair key to the whole table: every seat's public value, in seat order."""
+    h = hashlib.sha256(b"crownp2p table\x00" + game_id)
+    for public in publics:
+        h.update(public)
+    return h.digest()
+
+
+def pair_key(shared: bytes, digest: bytes, a: int, b: int) -> bytes:
+    """The key two seats use to prove themselves to each other (dialled links, reconnects).
+
+    Only those two seats can compute ``shared``; and because the key also covers the table's
+    digest, a host that told two seats different public values leaves them unable to link."""
     low, high = sorted((a, b))
-    return proof(table_secret, b"pair", game_id, bytes([low, high]))
-
-
-def wrap_key(link_key: bytes, other: int, key: bytes) -> bytes:
-    """Hide a pair key on the wire under the join link's key (XOR with an HMAC pad)."""
-    pad = proof(link_key, b"wrap", bytes([other]))
-    return bytes(x ^ y for x, y in zip(key, pad, strict=True))
-
-
-unwrap_key = wrap_key
+    return proof(hashlib.sha256(shared).digest(), b"pair", digest, bytes([low, high]))
 
 
 # ------------------------------------------------------------------ commit-reveal

@@ -3,9 +3,10 @@
 Two kinds of connection (docs/protocol.md, "Handshakes"):
 
 * **join** — a new player dials the host. Both prove they know the join code with an HMAC
-  over fresh nonces from each side; the code itself never crosses the wire.
+  over fresh nonces from each side; the code itself never crosses the wire. The joiner's proof
+  also covers its Diffie-Hellman public value, from which its pair keys will come.
 * **peer** — a seated player dials a lower seat (the mesh, and every reconnect). Both prove they
-  hold the pair key the host gave those two seats, so a link is bound to one seat for good.
+  hold the pair key only those two seats can derive, so a link is bound to one seat for good.
 
 Each function runs one side, one message at a time, with a timeout per message; it raises
 :class:`HandshakeError` (with a sentence for the user) and has sent the other side an error
@@ -129,7 +130,7 @@ class Joined:
 
     seat: int
     players: int
-    link_key: bytes
+    dh_secret: int  # ours; the table brings every seat's public value
 
 
 async def join_dial(
@@ -144,6 +145,8 @@ async def join_dial(
     """The joiner's side of a join handshake."""
     key = crypto.code_key(code)
     mine = crypto.new_nonce()
+    dh_secret = crypto.new_dh_secret()
+    public = crypto.dh_public(dh_secret)
     try:
         await _send(
             framed,
@@ -155,6 +158,7 @@ async def join_dial(
                 name=name,
                 nonce=mine,
                 listen=listen_port,
+                dh=public,
             ),
             timeout,
         )
@@ -166,20 +170,23 @@ async def join_dial(
                 "bad-code",
                 "the host could not prove it knows the join code: check the code and the address",
             )
-        await _send(framed, make("auth", proof=crypto.proof(key, b"join", theirs, mine)), timeout)
+        # The proof covers our public value: whoever holds the code cannot swap in its own.
+        auth = crypto.proof(key, b"join", theirs, mine, public)
+        await _send(framed, make("auth", proof=auth), timeout)
         welcome = await _receive(framed, timeout, "welcome")
     except ConnectionLost as err:
         raise HandshakeError(
             "closed", f"the host closed the connection while joining ({err})"
         ) from None
-    return Joined(welcome["seat"], welcome["players"], crypto.proof(key, b"link", mine, theirs))
+    return Joined(welcome["seat"], welcome["players"], dh_secret)
 
 
 async def join_accept(
     framed: FramedStream, hello: dict[str, Any], *, code: str, packs: Packs, timeout: float
 ) -> bytes:
     """The host's side, after the ``join`` message: verify the joiner knows the code.
-    Returns the link key; the caller then seats the joiner and sends ``welcome``."""
+    Returns the joiner's Diffie-Hellman public value, which its proof covers; the caller then
+    seats the joiner and sends ``welcome``."""
     await check_versions(framed, hello, packs)
     key = crypto.code_key(code)
     theirs, mine = hello["nonce"], crypto.new_nonce()
@@ -192,9 +199,10 @@ async def join_accept(
         auth = await _receive(framed, timeout, "auth")
     except ConnectionLost as err:
         raise HandshakeError("closed", str(err)) from None
-    if not crypto.proofs_equal(auth["proof"], crypto.proof(key, b"join", mine, theirs)):
+    public: bytes = hello["dh"]
+    if not crypto.proofs_equal(auth["proof"], crypto.proof(key, b"join", mine, theirs, public)):
         raise await _refuse(framed, "bad-code", "wrong join code")
-    return crypto.proof(key, b"link", theirs, mine)
+    return public
 
 
 # ====================================================================== peer

@@ -12,9 +12,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .crypto import DH_BYTES
 from .errors import ProtocolError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: pair keys by Diffie-Hellman (join.dh, table.publics)
 
 MAX_SEQ = 1 << 40
 MAX_SEATS = 8
@@ -135,6 +136,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "name": text(32, min_len=1),
         "nonce": NONCE,
         "listen": integer(0, 65535),
+        "dh": binary(DH_BYTES),
     },
     "peer": {
         "proto": integer(0, 1 << 16),
@@ -157,7 +159,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "start_hash": HASH,
         "max_turns": integer(0, 1 << 20),
         "reveal_timeout": number(0.001, 86400.0),
-        "keys": array(pair(SEAT, binary(32)), MAX_SEATS),
+        "publics": array(binary(DH_BYTES), MAX_SEATS, min_len=2),
     },
     "confirm": {"game_id": binary(16), "start_hash": HASH},
     "start": {},

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import ipaddress
 import logging
-import secrets
 import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -241,7 +240,7 @@ async def host_table(
                 await framed.refuse("table-full", "this table is full")
                 return
             try:
-                link_key = await join_accept(
+                public = await join_accept(
                     framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake
                 )
             except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
@@ -256,7 +255,7 @@ async def host_table(
             peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
             if _is_loopback(peer_ip) and not _is_loopback(address):
                 peer_ip = address  # a player on this very machine: others reach it here
-            seated[seat] = (hello["name"], (peer_ip, hello["listen"]), link_key, framed)
+            seated[seat] = (hello["name"], (peer_ip, hello["listen"]), public, framed)
             try:
                 await framed.send(make("welcome", seat=seat, players=players))
             except ConnectionLost:
@@ -281,7 +280,16 @@ async def host_table(
         hub.on_join = None
 
         game_id = crypto.new_game_id(test_seed)
-        secret = secrets.token_bytes(32)
+        dh_secret = crypto.new_dh_secret()
+        publics = [crypto.dh_public(dh_secret)] + [seated[s][2] for s in range(1, players)]
+        digest = crypto.table_digest(game_id, publics)
+        try:
+            keys = {
+                s: crypto.pair_key(crypto.dh_shared(dh_secret, publics[s]), digest, 0, s)
+                for s in range(1, players)
+            }
+        except ValueError as err:
+            raise NetError(f"a player's key is unusable: {err}") from None
         names = [name] + [seated[s][0] for s in range(1, players)]
         addrs = [(address, port)] + [seated[s][1] for s in range(1, players)]
         table_extra = dict(extra or {})
@@ -293,7 +301,7 @@ async def host_table(
             players,
             names,
             addrs,
-            {s: crypto.pair_key(secret, game_id, 0, s) for s in range(1, players)},
+            keys,
             setup,
             game.state_hash(),
             max_turns,
@@ -303,15 +311,6 @@ async def host_table(
             table_extra,
         )
         for seat in range(1, players):
-            link_key = seated[seat][2]
-            keys = [
-                [
-                    other,
-                    crypto.wrap_key(link_key, other, crypto.pair_key(secret, game_id, seat, other)),
-                ]
-                for other in range(players)
-                if other != seat
-            ]
             hub.send(
                 seat,
                 make(
@@ -325,7 +324,7 @@ async def host_table(
                     start_hash=info.start_hash,
                     max_turns=max_turns,
                     reveal_timeout=float(timeouts.reveal),
-                    keys=keys,
+                    publics=publics,
                 ),
             )
         record_obj = Record.begin(game, **_meta(info))
@@ -518,9 +517,20 @@ async def _accept_table(
         ) from None
     if game.state_hash() != table["start_hash"]:
         raise await refuse("setup", "the setup starts from a different state here")
-    keys = {other: crypto.unwrap_key(joined.link_key, other, key) for other, key in table["keys"]}
-    if set(keys) != set(range(players)) - {joined.seat}:
-        raise await refuse("bad-message", "the table lacks a pair key")
+    publics: list[bytes] = table["publics"]
+    if len(publics) != players or publics[joined.seat] != crypto.dh_public(joined.dh_secret):
+        raise await refuse("bad-message", "the table does not carry our key as we sent it")
+    digest = crypto.table_digest(table["game_id"], publics)
+    try:
+        keys = {
+            other: crypto.pair_key(
+                crypto.dh_shared(joined.dh_secret, publics[other]), digest, joined.seat, other
+            )
+            for other in range(players)
+            if other != joined.seat
+        }
+    except ValueError as err:
+        raise await refuse("bad-message", f"the table holds an unusable key ({err})") from None
     addrs: list[tuple[str, int]] = [(str(h), int(p)) for h, p in table["addrs"]]
     addrs[0] = (host, port)  # the host is where we reached it
     extra: dict[str, Any] = {}

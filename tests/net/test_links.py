@@ -118,13 +118,15 @@ async def test_an_unreadable_message_is_refused_but_the_link_stays() -> None:
 # ---------------------------------------------------------------------- handshakes
 
 
-async def join_pair(host_code: str, joiner_code: str):
+async def join_pair(host_code: str, joiner_code: str, swap_public: bool = False):
     a, b = trio.testing.memory_stream_pair()
     host, joiner = FramedStream(a), FramedStream(b)
     results: dict = {}
 
     async def host_side() -> None:
         hello = await host.receive()
+        if swap_public:  # someone between the two puts its own key in the joiner's hello
+            hello["dh"] = crypto.dh_public(crypto.new_dh_secret())
         try:
             results["host"] = await join_accept(host, hello, code=host_code, packs=PACKS, timeout=5)
             await host.send(make("welcome", seat=1, players=2))
@@ -149,7 +151,42 @@ async def test_the_join_code_is_proved_both_ways_and_never_sent() -> None:
     with trio.fail_after(10):
         results = await join_pair("Abcd-Efgh", "abcdefgh")  # case and dashes do not matter
         assert results["joiner"].seat == 1
-        assert results["joiner"].link_key == results["host"]  # both derived the same link key
+        # the host learns the joiner's public value, which the joiner's proof covers
+        assert results["host"] == crypto.dh_public(results["joiner"].dh_secret)
+
+
+async def test_the_join_proof_covers_the_joiners_key() -> None:
+    with trio.fail_after(10):
+        results = await join_pair("abcd-efgh", "abcd-efgh", swap_public=True)
+        assert isinstance(results["host"], HandshakeError) and results["host"].code == "bad-code"
+
+
+def test_two_seats_share_a_pair_key_that_the_host_cannot_compute() -> None:
+    host, one, two = (crypto.new_dh_secret() for _ in range(3))
+    publics = [crypto.dh_public(x) for x in (host, one, two)]
+    digest = crypto.table_digest(b"g" * 16, publics)
+    key_12 = crypto.pair_key(crypto.dh_shared(one, publics[2]), digest, 1, 2)
+    assert key_12 == crypto.pair_key(crypto.dh_shared(two, publics[1]), digest, 2, 1)
+    # what the host can compute from its own secret and the public values is something else
+    assert key_12 not in {crypto.pair_key(crypto.dh_shared(host, p), digest, 1, 2) for p in publics}
+    # a host that told the two seats different tables leaves them with different keys
+    other = crypto.table_digest(b"g" * 16, [publics[0], publics[1], crypto.dh_public(host)])
+    assert key_12 != crypto.pair_key(crypto.dh_shared(one, publics[2]), other, 1, 2)
+
+
+@pytest.mark.parametrize(
+    "public",
+    [
+        bytes(256),
+        (1).to_bytes(256, "big"),
+        (crypto.DH_PRIME - 1).to_bytes(256, "big"),
+        crypto.DH_PRIME.to_bytes(256, "big"),
+        b"\x05" * 255,
+    ],
+)
+def test_a_public_value_that_would_force_a_known_key_is_refused(public: bytes) -> None:
+    with pytest.raises(ValueError, match="out of range"):
+        crypto.dh_shared(crypto.new_dh_secret(), public)
 
 
 async def test_a_wrong_join_code_fails_on_both_sides() -> None:
@@ -171,7 +208,7 @@ async def peer_pair(dialler_key: bytes, claimed_seat: int = 2):
     a, b = trio.testing.memory_stream_pair()
     dialler, listener = FramedStream(a), FramedStream(b)
     game_id = b"g" * 16
-    real_key = crypto.pair_key(b"s" * 32, game_id, 1, 2)
+    real_key = crypto.pair_key(b"s" * 32, b"t" * 32, 1, 2)
     results: dict = {}
 
     async def listen() -> None:
@@ -213,7 +250,7 @@ async def peer_pair(dialler_key: bytes, claimed_seat: int = 2):
 
 async def test_a_seat_proves_itself_with_its_pair_key() -> None:
     with trio.fail_after(10):
-        key = crypto.pair_key(b"s" * 32, b"g" * 16, 2, 1)  # the order of the seats is moot
+        key = crypto.pair_key(b"s" * 32, b"t" * 32, 2, 1)  # the order of the seats is moot
         results, real = await peer_pair(key)
         assert key == real and results == {"listener": 2, "dialler": "ok"}
 
@@ -221,7 +258,7 @@ async def test_a_seat_proves_itself_with_its_pair_key() -> None:
 async def test_a_seat_without_the_pair_key_cannot_pose_as_another() -> None:
     with trio.fail_after(10):
         # seat 3 knows its own keys, not the one seats 1 and 2 share
-        results, _ = await peer_pair(crypto.pair_key(b"s" * 32, b"g" * 16, 1, 3))
+        results, _ = await peer_pair(crypto.pair_key(b"3" * 32, b"t" * 32, 1, 3))
         assert isinstance(results["dialler"], HandshakeError)
         assert isinstance(results["listener"], HandshakeError)
 

@@ -13,7 +13,13 @@ from crownp2p.net.messages import SCHEMAS, make, validate
 H = "0f" * 32
 VALID = {
     "join": dict(
-        proto=1, engine="e", packs=[["crownp2p", "0.1.0"]], name="ann", nonce=b"n" * 32, listen=4000
+        proto=1,
+        engine="e",
+        packs=[["crownp2p", "0.1.0"]],
+        name="ann",
+        nonce=b"n" * 32,
+        listen=4000,
+        dh=b"d" * 256,
     ),
     "peer": dict(proto=1, engine="e", packs=[], game_id=b"g" * 16, seat=2, nonce=b"n" * 32),
     "challenge": dict(nonce=b"n" * 32, proof=b"p" * 32),
@@ -29,7 +35,7 @@ VALID = {
         start_hash=H,
         max_turns=0,
         reveal_timeout=5.0,
-        keys=[[0, b"k" * 32]],
+        publics=[b"d" * 256, b"e" * 256],
     ),
     "confirm": dict(game_id=b"g" * 16, start_hash=H),
     "start": {},
@@ -106,6 +112,9 @@ def test_an_unknown_message_is_refused_by_name() -> None:
         ("table", "addrs", [["h", 1], ["h"]], "pair"),
         ("table", "setup", [], "not a map"),
         ("table", "reveal_timeout", 0, "outside"),
+        ("table", "publics", [b"d" * 256], "items"),
+        ("table", "publics", [b"d" * 256, b"e" * 255], "bytes"),
+        ("join", "dh", b"d" * 32, "bytes"),
     ],
 )
 def test_bad_fields_are_refused_with_the_field_named(kind, field, value, words) -> None:

@@ -11,6 +11,7 @@ from proxy import Proxy
 from tables import CODE, FAST, PACKS, Table, wait_until
 
 from crownp2p.core.record import Record, verify
+from crownp2p.net import crypto
 from crownp2p.net.errors import NetError
 from crownp2p.net.frames import encode_frame
 from crownp2p.net.handshake import ENGINE
@@ -81,6 +82,7 @@ async def raw_join(port: int, **fields) -> dict:
         name="stranger",
         nonce=b"\x01" * 32,
         listen=0,
+        dh=crypto.dh_public(crypto.new_dh_secret()),
     )
     hello.update(fields)
     await framed.send(make("join", **hello))
@@ -139,6 +141,7 @@ async def test_a_wrong_join_code_never_takes_a_seat(rules2, caplog) -> None:
                     name="stranger",
                     nonce=b"\x02" * 32,
                     listen=0,
+                    dh=crypto.dh_public(crypto.new_dh_secret()),
                 )
             )
             assert (await framed.receive())["t"] == "challenge"
@@ -455,3 +458,49 @@ async def test_four_peers_play_the_team_game_of_an_installed_pack() -> None:
     with trio.fail_after(60):
         await table.play()
     same_as_one_process(table)
+
+
+@pytest.mark.parametrize("tamper", ["swap-ours", "unusable-other"])
+async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) -> None:
+    """The pair keys come from every seat's Diffie-Hellman value: a host that replaces a
+    joiner's own value (to stand between it and the others) or hands out one that forces a
+    known key is refused before the game starts."""
+    from crownp2p.core.game import Game
+    from crownp2p.core.setup import Setup
+    from crownp2p.net.handshake import join_accept
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    replies: list[dict] = []
+
+    async def fake_host() -> None:
+        framed = FramedStream(await listeners[0].accept())
+        hello = await framed.receive()
+        theirs = await join_accept(framed, hello, code=CODE, packs=PACKS, timeout=5)
+        await framed.send(make("welcome", seat=1, players=2))
+        ours = crypto.dh_public(crypto.new_dh_secret())
+        publics = [ours, ours] if tamper == "swap-ours" else [(1).to_bytes(256, "big"), theirs]
+        setup = Setup()
+        await framed.send(
+            make(
+                "table",
+                game_id=b"g" * 16,
+                seat=1,
+                players=2,
+                names=["host", "joiner"],
+                addrs=[["127.0.0.1", port], ["127.0.0.1", 0]],
+                setup=setup.to_json(),
+                start_hash=Game(rules2, setup).state_hash(),
+                max_turns=0,
+                reveal_timeout=5.0,
+                publics=publics,
+            )
+        )
+        replies.append(await framed.receive())
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake_host)
+            with pytest.raises(NetError, match="key"):
+                await Table(rules2).join(1, port)
+    assert replies[0]["t"] == "error" and replies[0]["code"] == "bad-message"
