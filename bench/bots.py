@@ -32,10 +32,15 @@ def main() -> None:
         wins += result.winner == greedy_seat
         unfinished += not result.finished
     rate = wins / args.games
-    print(f"greedy beat random in {wins} of {args.games} games ({rate:.1%}); "
-          f"{unfinished} unfinished; goal {GOAL:.0%} -> {'met' if rate >= GOAL else 'NOT met'}")
-    print(json.dumps({"games": args.games, "greedy_wins": wins, "rate": rate,
-                      "unfinished": unfinished}))
+    print(
+        f"greedy beat random in {wins} of {args.games} games ({rate:.1%}); "
+        f"{unfinished} unfinished; goal {GOAL:.0%} -> {'met' if rate >= GOAL else 'NOT met'}"
+    )
+    print(
+        json.dumps(
+            {"games": args.games, "greedy_wins": wins, "rate": rate, "unfinished": unfinished}
+        )
+    )
 
 
 if __name__ == "__main__":
