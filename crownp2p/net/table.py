@@ -189,6 +189,20 @@ def _make_session(
     )
 
 
+async def _play(
+    session: Session, ready: Callable[[Session], None] | None, nursery: trio.Nursery
+) -> Outcome:
+    """Run a built session to its end, then stop the table's other tasks (links, listeners)."""
+    if ready:
+        ready(session)
+    try:
+        outcome = await session.run()
+    except JournalError as err:
+        raise NetError(str(err)) from None
+    nursery.cancel_scope.cancel()
+    return outcome
+
+
 # ====================================================================== host
 
 
@@ -341,14 +355,7 @@ async def host_table(
             on_event=on_event,
             measure=measure,
         )
-        if session_ready:
-            session_ready(session)
-        try:
-            outcome = await session.run()
-        except JournalError as err:
-            raise NetError(str(err)) from None
-        nursery.cancel_scope.cancel()
-    return outcome
+        return await _play(session, session_ready, nursery)
 
 
 # ====================================================================== join
@@ -464,14 +471,7 @@ async def join_table(
         )
         nursery.start_soon(hub.serve, listeners)
         nursery.start_soon(hub.adopt(framed, 0).run)  # adopted now, before any redial
-        if session_ready:
-            session_ready(session)
-        try:
-            outcome = await session.run()
-        except JournalError as err:
-            raise NetError(str(err)) from None
-        nursery.cancel_scope.cancel()
-    return outcome
+        return await _play(session, session_ready, nursery)
 
 
 async def _accept_table(
@@ -617,14 +617,7 @@ async def resume_table(
         if listeners:
             nursery.start_soon(hub.serve, listeners)
         task_status.started(info.seat)
-        if session_ready:
-            session_ready(session)
-        try:
-            outcome = await session.run()
-        except JournalError as err:
-            raise NetError(str(err)) from None
-        nursery.cancel_scope.cancel()
-    return outcome
+        return await _play(session, session_ready, nursery)
 
 
 def replay(rules: Rules, record: Record, seat: int, decider: Decider | None = None) -> Game:
