@@ -504,3 +504,35 @@ async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) 
             with pytest.raises(NetError, match="key"):
                 await Table(rules2).join(1, port)
     assert replies[0]["t"] == "error" and replies[0]["code"] == "bad-message"
+
+
+async def test_a_host_that_tells_two_seats_different_tables_never_starts_a_game(
+    rules4, monkeypatch, caplog
+) -> None:
+    """A host that hands seat 2 a value of its own for seat 3 (so as to pose as seat 3 to seat
+    2) leaves seats 2 and 3 with different pair keys: their link is refused, the mesh never
+    completes, and the table is aborted for everyone without a single move."""
+    from dataclasses import replace
+
+    from crownp2p.net import table as table_module
+
+    real_make = table_module.make
+
+    def lying_make(kind: str, **fields):
+        if kind == "table" and fields["seat"] == 2:
+            fields["publics"] = list(fields["publics"])
+            fields["publics"][3] = crypto.dh_public(crypto.new_dh_secret())
+        return real_make(kind, **fields)
+
+    monkeypatch.setattr(table_module, "make", lying_make)
+    table = Table(rules4, timeouts=replace(FAST, start=2))
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            for order in range(1, 4):
+                nursery.start_soon(table.join, order, table.ready.port)
+    assert {seat: o.result for seat, o in table.outcomes.items()} == dict.fromkeys(
+        range(4), "aborted"
+    )
+    assert all(session.ls.applied == 0 for session in table.sessions.values())
+    assert "could not prove it is seat" in caplog.text  # the links were refused for their keys
