@@ -81,13 +81,17 @@ def dh_public(secret: int) -> bytes:
     return pow(DH_GENERATOR, secret, DH_PRIME).to_bytes(DH_BYTES, "big")
 
 
+def dh_public_ok(public: bytes) -> bool:
+    """Whether a public value lies in the group's large subgroup: 0, 1 and p - 1 (or anything
+    not below p) would let a cheat force a known shared secret."""
+    return len(public) == DH_BYTES and 1 < int.from_bytes(public, "big") < DH_PRIME - 1
+
+
 def dh_shared(secret: int, public: bytes) -> bytes:
-    """The secret two seats share, or ValueError for a public value outside the group's large
-    subgroup (0, 1 and p - 1 would let a cheat force a known result)."""
-    value = int.from_bytes(public, "big")
-    if len(public) != DH_BYTES or not 1 < value < DH_PRIME - 1:
+    """The secret two seats share, or ValueError for a public value that is not ok."""
+    if not dh_public_ok(public):
         raise ValueError("a Diffie-Hellman public value is out of range")
-    return pow(value, secret, DH_PRIME).to_bytes(DH_BYTES, "big")
+    return pow(int.from_bytes(public, "big"), secret, DH_PRIME).to_bytes(DH_BYTES, "big")
 
 
 def table_digest(game_id: bytes, publics: list[bytes]) -> bytes:

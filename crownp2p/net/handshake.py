@@ -188,6 +188,8 @@ async def join_accept(
     Returns the joiner's Diffie-Hellman public value, which its proof covers; the caller then
     seats the joiner and sends ``welcome``."""
     await check_versions(framed, hello, packs)
+    if not crypto.dh_public_ok(hello["dh"]):
+        raise await _refuse(framed, "bad-key", "the joiner's Diffie-Hellman value is out of range")
     key = crypto.code_key(code)
     theirs, mine = hello["nonce"], crypto.new_nonce()
     try:

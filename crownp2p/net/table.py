@@ -297,13 +297,10 @@ async def host_table(
         dh_secret = crypto.new_dh_secret()
         publics = [crypto.dh_public(dh_secret)] + [seated[s][2] for s in range(1, players)]
         digest = crypto.table_digest(game_id, publics)
-        try:
-            keys = {
-                s: crypto.pair_key(crypto.dh_shared(dh_secret, publics[s]), digest, 0, s)
-                for s in range(1, players)
-            }
-        except ValueError as err:
-            raise NetError(f"a player's key is unusable: {err}") from None
+        keys = {  # join_accept refused any joiner whose value is not ok
+            s: crypto.pair_key(crypto.dh_shared(dh_secret, publics[s]), digest, 0, s)
+            for s in range(1, players)
+        }
         names = [name] + [seated[s][0] for s in range(1, players)]
         addrs = [(address, port)] + [seated[s][1] for s in range(1, players)]
         table_extra = dict(extra or {})

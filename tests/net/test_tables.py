@@ -108,6 +108,8 @@ async def host_only(rules, nursery) -> Table:
             "packs",
             "all-kings-men",
         ),
+        # a value that would force a known pair key on every seat that links with it
+        ({"dh": (1).to_bytes(256, "big")}, "bad-key", "out of range"),
     ],
 )
 async def test_a_peer_with_other_versions_or_packs_is_refused_clearly(
