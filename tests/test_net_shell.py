@@ -208,9 +208,10 @@ CPR_REQUEST = "\x1b[6n"
 class Terminal:
     """A program in a 120 x 40 pseudo-terminal, read as a screen without escapes."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env_extra: dict[str, str] | None = None) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
         env.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+        env.update(env_extra or {})
         self.child = pexpect.spawn(
             sys.executable,
             ["-m", "crownp2p", *args],
@@ -315,6 +316,50 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
     result = lines[-1]
     assert result["result"] == "forfeit" and result["winner"] == 0
     assert "resigned" in result["reason"]
+    assert host.returncode == 0 and "Traceback" not in err
+
+
+def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) -> None:
+    host = subprocess.Popen(
+        [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
+        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3", "--reconnect", "30"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    state = {"XDG_STATE_HOME": str(tmp_path)}
+    terminals: list[Terminal] = []
+    try:
+        listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
+        address = f"127.0.0.1:{listening['port']}"
+        t = Terminal("join", address, "--code", listening["code"], env_extra=state)
+        terminals.append(t)
+        said = t.shows("turn 2: your turn")
+        (path,) = (tmp_path / "crownp2p" / "games").glob("*-join.jsonl")
+        assert f"this seat's record: {path}" in said.replace("\n", "")
+        t.type("end")
+        t.shows("gold: ends the order phase")
+        t.child.kill(9)  # the terminal and the program die at once
+        t.child.close()
+        again = Terminal("resume", str(path))  # no --bot: the person comes back
+        terminals.append(again)
+        back = again.shows("gold>")
+        assert f"resuming seat 1 of {path}" in back and "Action 1 of 1" in back
+        again.type("quit")
+        again.shows("You resign if you leave. [y/N]")
+        again.type("y")
+        again.shows("the game ended by forfeit")
+        assert again.exit_status() == 0
+        out, err = host.communicate(timeout=WAIT)
+    finally:
+        for term in terminals:
+            if term.child.isalive():
+                term.child.terminate(force=True)
+        if host.poll() is None:
+            host.kill()
+            host.communicate()
+    result = json.loads(out.splitlines()[-1])
+    assert result["result"] == "forfeit" and result["winner"] == 0 and result["turns"] == 2
     assert host.returncode == 0 and "Traceback" not in err
 
 

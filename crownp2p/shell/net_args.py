@@ -22,11 +22,18 @@ def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> No
         help="the bot's seed (default: random; a resumed game keeps its own)",
     )
     if not resume:
-        p.add_argument(
+        keep = p.add_mutually_exclusive_group()
+        keep.add_argument(
             "--record",
             metavar="FILE",
             help="keep the game record in FILE (and the session in FILE.net) so a crashed "
-            "peer can `resume FILE`",
+            "peer can `resume FILE` (default for a person at the terminal: a new file in "
+            "$XDG_STATE_HOME/crownp2p/games; a bot keeps none)",
+        )
+        keep.add_argument(
+            "--no-record",
+            action="store_true",
+            help="keep no record, even for a person at the terminal",
         )
         p.add_argument(
             "--test-seed",

@@ -15,8 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import secrets
 import sys
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cli import CommandError
@@ -83,6 +86,44 @@ def _require_bot(args: argparse.Namespace, command: str) -> bool:
     if args.bot not in BOT_NAMES:
         raise CommandError(f"there is no bot called {args.bot!r}: choose {' or '.join(BOT_NAMES)}")
     return False
+
+
+def games_dir() -> Path:
+    """Where a person's game records go unless ``--record`` says otherwise."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(Path.home(), ".local", "state")
+    return Path(state) / "crownp2p" / "games"
+
+
+def _record_for(args: argparse.Namespace, human: bool, command: str) -> bool:
+    """A person at the terminal keeps a record by default, so a crash never loses the game:
+    ``args.record`` becomes a new file in games_dir(), named by the local time. Whether we
+    chose it (and so must say where it is)."""
+    if args.record or args.no_record or not human:
+        return False
+    folder = games_dir()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as err:
+        raise CommandError(
+            f"cannot keep the game's record in {folder} ({err.strerror}): "
+            "give --record FILE or --no-record"
+        ) from None
+    stamp = time.strftime("%Y-%m-%d-%H%M%S")
+    path = folder / f"{stamp}-{command}.jsonl"
+    for n in range(2, 100):
+        if not path.exists() and not Path(f"{path}.net").exists():
+            break
+        path = folder / f"{stamp}-{command}-{n}.jsonl"
+    args.record = str(path)
+    return True
+
+
+def _say_record(args: argparse.Namespace, printer: Printer) -> None:
+    printer.emit(
+        {"event": "record", "path": args.record},
+        f"this seat's record: {args.record} (should this program stop, "
+        f"`crownp2p resume {args.record}` takes you back to the table)",
+    )
 
 
 def _human() -> Any:
@@ -328,6 +369,7 @@ def host_command(args: argparse.Namespace) -> int:
         raise CommandError("--max-turns must be 0 or more")
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     printer = Printer(args.json)
+    chosen = _record_for(args, human is not None, "host")
 
     async def run(**kw: Any) -> Any:
         import trio
@@ -352,6 +394,8 @@ def host_command(args: argparse.Namespace) -> int:
                 f"hosting a table for {players} players at {address}; join code {code}\n"
                 f"others join with: crownp2p join {address} --code {code}",
             )
+            if chosen:
+                _say_record(args, printer)
         return outcomes[0]
 
     return _run(
@@ -389,6 +433,8 @@ def join_command(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from None
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     printer = Printer(args.json)
+    if _record_for(args, human is not None, "join"):
+        _say_record(args, printer)
     return _run(
         join_table,
         args,

@@ -100,6 +100,36 @@ def test_the_command_functions_take_a_namespace() -> None:
     assert parse("resume", "r.jsonl").record == "r.jsonl"
 
 
+def test_a_person_keeps_a_record_unless_told_not_to(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    args = parse("join", "h:1", "--code", "c0de")
+    net_commands._record_for(args, True, "join")
+    path = Path(args.record)
+    assert path.parent == tmp_path / "state" / "crownp2p" / "games" and path.parent.is_dir()
+    assert path.name.endswith("-join.jsonl") and not path.exists()  # the table creates it
+    path.write_text("")  # a second game in the same second gets a file of its own
+    again = parse("join", "h:1", "--code", "c0de")
+    net_commands._record_for(again, True, "join")
+    assert again.record != args.record and again.record.endswith("-join-2.jsonl")
+    for argv, human in ((["--no-record"], True), ([], False)):
+        kept = parse("join", "h:1", "--code", "c0de", *argv)
+        net_commands._record_for(kept, human, "join")
+        assert kept.record is None  # asked for none, or a bot plays the seat
+    given = parse("host", "--record", "mine.jsonl")
+    net_commands._record_for(given, True, "host")
+    assert given.record == "mine.jsonl"
+    with pytest.raises(SystemExit):
+        parse("host", "--record", "mine.jsonl", "--no-record")
+
+
+def test_an_unwritable_record_folder_is_one_sentence(tmp_path, monkeypatch) -> None:
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the folder should be")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    with pytest.raises(CommandError, match="give --record FILE or --no-record"):
+        net_commands._record_for(parse("host"), True, "host")
+
+
 # ---------------------------------------------------------------------- real processes
 
 
