@@ -640,6 +640,13 @@ def kings_example() -> Game:
     return g
 
 
+def test_the_news_names_the_partner_who_ordered_the_shared_king() -> None:
+    g = state(TEAM, active=SE)
+    play(g, "march e1 d1")
+    seat, owner = g.seat_name(SE), g.seat_name(SW)
+    assert f"{seat}: {owner}'s King e1-d1" in g.log
+
+
 def test_the_partner_may_not_order_the_king_just_ordered() -> None:
     g = kings_example()
     # The restriction binds the partner only: seat 0 may order the King again.

@@ -477,6 +477,7 @@ def test_false_orders_capture_and_the_owner_cannot_order_it_next_turn() -> None:
     play(g, "play 'False Orders' 1", "attack c6 b4")
     assert at(g, "b4") == "Knight1"
     assert at(g, "c6") is None
+    assert g.log[-1].startswith("blue: gold's Knight c6-b4 captures")  # who moved whose
     knight = unit(g, "b4")
     assert knight.frozen == 1
     assert knight.uid in g.ordered

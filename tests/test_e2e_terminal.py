@@ -112,7 +112,7 @@ def terminal():
 def test_a_few_turns_a_wrong_command_help_and_quit(terminal):
     t = terminal("solo", "--seed", "4")
     first = t.shows("blue>")
-    assert "You play blue (UPPER case) against the greedy bot." in first
+    assert "You play blue (UPPER case) against gold (greedy bot)." in first
     assert " 8 · · · · k · · · 8      gold · lower case · greedy bot" in first
     assert " 1 · · · · K · · · 1        Hand: Guard ×2, Peon ×3" in first
     assert "Order 1 of 1: march or end orders" in first

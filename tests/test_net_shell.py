@@ -280,7 +280,7 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         address = f"127.0.0.1:{listening['port']}"
         t = Terminal("join", address, "--code", listening["code"], "--name", "ann")
         first = t.shows("turn 2: your turn")
-        assert "You play gold (lower case) against the host." in first
+        assert "You play gold (lower case) against blue (host)." in first
         assert "`chat TEXT` talks to the table" in first
         assert "blue: " in first  # the host's bot moved first, told as it happened
         t.type("end")  # our orders
@@ -361,6 +361,66 @@ def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) 
     result = json.loads(out.splitlines()[-1])
     assert result["result"] == "forfeit" and result["winner"] == 0 and result["turns"] == 2
     assert host.returncode == 0 and "Traceback" not in err
+
+
+def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
+    t = Terminal(
+        "host",
+        "--variant",
+        "team",
+        "--port",
+        "0",
+        "--bind",
+        "127.0.0.1",
+        "--no-record",
+        "--code",
+        "team-code",
+    )
+    bots: list[subprocess.Popen] = []
+    try:
+        address = re.search(r"at (127\.0\.0\.1:\d+);", t.shows("join code team-code")).group(1)
+        for n in (1, 2, 3):
+            bots.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "crownp2p", "join", address, "--code", "team-code"]
+                    + ["--bot", "greedy", "--seed", str(n), "--name", f"bot{n}", "--json"],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
+            t.shows(f"bot{n} joined as seat {n}")
+        first = t.shows("Order 1 of 1")
+        assert (
+            "You play blue south-west (UPPER case) with blue south-east (bot2) against "
+            "gold north-east (bot1) and gold north-west (bot3)." in first.replace("\n", "")
+        )
+        assert "Supply 1: " in first and "Supply 2: " in first  # a Supply per wing
+        t.shows("blue south-west>")
+        for phase in ("order", "action", "buy"):  # nothing to do on the first turn
+            t.type("end")
+            t.shows(f"blue south-west: ends the {phase} phase")
+        back = t.shows("—— turn 5: blue south-west ——")
+        for turn, seat in enumerate(("gold north-east", "blue south-east", "gold north-west"), 2):
+            assert f"turn {turn}: {seat}" in back  # the others played their turns in order
+        t.shows("blue south-west>")
+        t.type("quit")
+        t.shows("You resign if you leave. [y/N]")
+        t.type("y")
+        t.shows("the game ended by forfeit")
+        assert t.exit_status() == 0
+        assert "Traceback" not in t.screen() and "went wrong" not in t.screen()
+        results = [json.loads(b.communicate(timeout=WAIT)[0].splitlines()[-1]) for b in bots]
+    finally:
+        if t.child.isalive():
+            t.child.terminate(force=True)
+        for b in bots:
+            if b.poll() is None:
+                b.kill()
+                b.communicate()
+    # the host's side lost by its resignation; its partner (seat 2) lost with it
+    assert [r["result"] for r in results] == ["forfeit"] * 3
+    assert {r["winner"] for r in results} == {1} and len({r["final_hash"] for r in results}) == 1
 
 
 def test_without_a_bot_or_a_terminal_it_is_one_sentence() -> None:

@@ -94,7 +94,7 @@ def test_what_the_terminal_shows_mistakes_help_and_ctrl_d(monkeypatch):
         status = run_terminal(table, input=pipe, output=output, before_prompt=player)
     assert status == 0
     shown = screen_text(out.getvalue())
-    assert "You play blue (UPPER case) against the greedy bot." in shown
+    assert "You play blue (UPPER case) against gold (greedy bot)." in shown
     assert " 8 · · · · k · · · 8" in shown and "Order 1 of 1: march or end orders" in shown
     assert "blue> end" in shown and "blue: ends the order phase" in shown
     assert (

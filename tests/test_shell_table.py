@@ -45,7 +45,7 @@ def test_blue_moves_first_and_the_bot_answers():
 def test_as_gold_the_bot_moves_first_and_the_board_is_turned():
     t = SoloTable(RULES, FIRST_GAME, seat=1, seed=4)
     opening = plain(t.opening().news)
-    assert "You play gold (lower case) against the greedy bot" in opening
+    assert "You play gold (lower case) against blue (greedy bot)" in opening
     assert "—— turn 1: blue ——" in opening and "blue: buys" in opening
     assert t.game.active == 1 and t.legal()
     lines = plain(t.screen()).splitlines()

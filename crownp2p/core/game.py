@@ -556,7 +556,10 @@ class Game:
         if as_order:
             self.mark_ordered(unit)
             self.order_moved.append(unit.uid)
-        words = f"{self.seat_name(unit.owner)}: {unit.kind.name} {square_name(move.frm)}"
+        # The news names who moved it, and whose it is when that is someone else (False
+        # Orders; a partner ordering a shared Sovereign).
+        whose = "" if unit.owner == seat else f"{self.seat_name(unit.owner)}'s "
+        words = f"{self.seat_name(seat)}: {whose}{unit.kind.name} {square_name(move.frm)}"
         if move.kind == "swap":
             other = self.unit_at(move.to)
             board[move.frm], board[move.to] = other, unit

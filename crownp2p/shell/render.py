@@ -84,6 +84,9 @@ def counted(names: Iterable[str], unicode: bool = True) -> str:
     return ", ".join(f"{n} {times}{c}" if c > 1 else n for n, c in sorted(counts.items()))
 
 
+SIDE_STYLES = ("blue", "gold")  # the style classes of side 0 and side 1 (style.py)
+
+
 def side_of(game: Game, seat: int) -> int:
     return game.rules.seating.sides[seat]
 
@@ -159,7 +162,11 @@ def player_block(game: Game, seat: int, viewer: int, unicode: bool, reveal: bool
     dot = " · " if unicode else ", "
     name = game.seat_name(seat)
     lines: list[Fragment] = [
-        (f"class:player.{name}", dot.join(filter(None, [name, owner_case(game, seat), who]))),
+        # coloured by side: a seat's name may have words ("blue south-west"), a style class not
+        (
+            f"class:player.{SIDE_STYLES[side_of(game, seat)]}",
+            dot.join(filter(None, [name, owner_case(game, seat), who])),
+        ),
         ("", f"  hand {p['hand_size']}{dot}deck {p['deck']}{dot}discard {len(p['discard'])}"),
         ("", f"  Barracks: {counted(view['barracks'][seat], unicode)}"),
     ]

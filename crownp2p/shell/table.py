@@ -169,12 +169,22 @@ class Table:
 
     def opening(self) -> Reply:
         """What to say before the first prompt: who is who, and what happened already."""
-        name = self.game.seat_name(self.seat)
-        others = [w for s, w in self.who.items() if s != self.seat]
-        against = f" against the {' and the '.join(others)}" if others else ""
+        game, me = self.game, self.seat
+        seating = game.rules.seating
+
+        def seats(which: list[int]) -> str:
+            return " and ".join(
+                f"{game.seat_name(s)} ({self.who.get(s, f'seat {s}')})" for s in which
+            )
+
+        others = [s for s in seating.seats if s != me]
+        partners = [s for s in others if not seating.are_enemies(me, s)]
+        enemies = [s for s in others if seating.are_enemies(me, s)]
         greeting = (
-            f"You play {name} ({render.owner_case(self.game, self.seat)}){against}. "
-            "`help` explains the moves; Tab lists what you can do now."
+            f"You play {game.seat_name(me)} ({render.owner_case(game, me)})"
+            + (f" with {seats(partners)}" if partners else "")
+            + (f" against {seats(enemies)}" if enemies else "")
+            + ". `help` explains the moves; Tab lists what you can do now."
         )
         reply = self.news_reply()
         reply.news = [
