@@ -196,7 +196,61 @@ async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
     assert "The game is over" in "".join(text for _, text in tables[0].screen(120))
 
 
-# ---------------------------------------------------------------- end to end, in a terminal
+async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes() -> None:
+    rules = standard_rules()
+    human = HumanDecider()
+    tables: list[NetTable] = []
+    lines: list[str] = []
+
+    def seated(session: Any) -> None:
+        table = NetTable(session, human, unicode=False)
+        table.listen(lambda reply: lines.extend(reply.lines))
+        tables.append(table)
+
+    async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        await host_table(
+            rules,
+            Setup(),
+            decider=BotDecider("random", 2, 0),
+            packs=PACKS,
+            bind="127.0.0.1",
+            code=CODE,
+            max_turns=3,
+            timeouts=FAST,
+            test_seed=2,
+            task_status=task_status,
+        )
+
+    async def join(port: int) -> None:
+        await join_table(
+            rules,
+            "127.0.0.1",
+            port,
+            code=CODE,
+            decider=human,
+            packs=PACKS,
+            timeouts=FAST,
+            test_seed=2,
+            on_event=lambda e: tables[0].event(e) if tables else None,
+            session_ready=seated,
+        )
+
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            ready = await nursery.start(host)
+            nursery.start_soon(join, ready.port)
+            await wait_until(lambda: tables and tables[0].legal(), "our turn")
+            table = tables[0]
+            assert table.game.phase == "order"
+            before = len(table.record.steps)
+            for _ in range(4):  # typed at once: the last one after our turn is over
+                assert not table.handle("end").lines
+            await wait_until(lambda: "Not played: `end` (the turn moved on)." in lines, "drop")
+            await wait_until(lambda: table.over, "the end")
+    ours = [s.decision for s in table.record.steps[before:] if s.seat == 1]
+    assert ours[:3] == [("end",)] * 3  # orders, actions, buys: each read in its own position
+    assert table.game.turn > 2
+
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -28,7 +28,7 @@ from typing import Any
 import trio
 
 from ..core.decisions import Decision
-from ..core.game import Game
+from ..core.game import CHANCE, Game
 from ..core.record import Step
 from . import render
 from .commands import TABLE_COMMANDS, Reply, ShellCommand, registry
@@ -122,6 +122,7 @@ class NetTable(Table):
         self.token = token or trio.lowlevel.current_trio_token()
         self.pending = False  # our decision is on its way to the session
         self.treasure_all = False  # `treasure all`: offer the next Treasure after each one
+        self.ahead: list[str] = []  # lines typed while our last decision was on its way
         self.ended: str | None = None  # why the game ended, once it has
         self.stopped = False  # the session has returned
         self.leaving = False  # the player has left (the terminal is closed)
@@ -150,19 +151,28 @@ class NetTable(Table):
         """The session applied a step (ours or another seat's): tell the terminal."""
         if step.seat == self.seat:
             self.pending = False
+        elif step.seat != CHANCE and self.ahead:
+            # Typed ahead for a position that is gone: another seat decides now.
+            self._told.extend(f"Not played: `{line}` (the turn moved on)." for line in self.ahead)
+            self.ahead.clear()
         self._tell_soon()
 
     def asked(self) -> None:
-        """The session asks for our decision: after `treasure all`, the next Treasure."""
-        if not self.treasure_all:
+        """The session asks for our decision: after `treasure all`, the next Treasure; else
+        the next line typed ahead."""
+        if not self.treasure_all and not self.ahead:
             return
 
         def go() -> None:
             treasures = [d for d in self.legal() if d[0] == "treasure"]
-            if not treasures or not self.treasure_all:
-                self.treasure_all = False
+            if treasures and self.treasure_all:
+                self.submit(treasures[0])
                 return
-            self.submit(treasures[0])
+            self.treasure_all = False
+            if self.ahead and self.legal():
+                reply = super(NetTable, self).handle(self.ahead.pop(0))
+                if reply.lines:
+                    self.notify(reply)
 
         if self.schedule is None:
             go()
@@ -222,6 +232,15 @@ class NetTable(Table):
         return name or f"seat {seat}"
 
     # ---------------------------------------------------------------- the player's side
+
+    def handle(self, line: str) -> Reply:
+        words = line.split()
+        if self.pending and words and words[0].lower() not in self.commands and not self.over:
+            # Our last decision is still on its way: keep the line and read it against the
+            # position it was typed for, once the session asks us again (type-ahead).
+            self.ahead.append(line)
+            return Reply()
+        return super().handle(line)
 
     def submit(self, decision: Decision) -> None:
         if self.decider.offer(decision):
