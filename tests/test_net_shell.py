@@ -139,12 +139,16 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
     assert any(e.kind == "end" for e in events)
 
 
-async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
+async def seat_a_person(
+    nursery: trio.Nursery, seed: int, lines: list[str], **host_options: Any
+) -> tuple[NetTable, dict[str, Any]]:
+    """Host a random bot and join it as a person; the person's table once it is our turn.
+    ``lines`` collects what the terminal is told; the dict gets the host's session and, as
+    they end, what the host's and the joiner's table services returned."""
     rules = standard_rules()
     human = HumanDecider()
     tables: list[NetTable] = []
-    sessions: dict[str, Any] = {}
-    lines: list[str] = []
+    results: dict[str, Any] = {}
 
     def seated(session: Any) -> None:
         table = NetTable(session, human, unicode=False)
@@ -152,21 +156,22 @@ async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
         tables.append(table)
 
     async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        await host_table(
+        results["host"] = await host_table(
             rules,
             Setup(),
-            decider=BotDecider("random", 2, 0),
+            decider=BotDecider("random", seed, 0),
             packs=PACKS,
             bind="127.0.0.1",
             code=CODE,
             timeouts=FAST,
-            test_seed=2,
-            session_ready=lambda s: sessions.setdefault("host", s),
+            test_seed=seed,
+            session_ready=lambda s: results.setdefault("host_session", s),
             task_status=task_status,
+            **host_options,
         )
 
     async def join(port: int) -> None:
-        sessions["outcome"] = await join_table(
+        results["join"] = await join_table(
             rules,
             "127.0.0.1",
             port,
@@ -174,73 +179,39 @@ async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
             decider=human,
             packs=PACKS,
             timeouts=FAST,
-            test_seed=2,
+            test_seed=seed,
             on_event=lambda e: tables[0].event(e) if tables else None,
             session_ready=seated,
         )
 
+    ready = await nursery.start(host)
+    nursery.start_soon(join, ready.port)
+    await wait_until(lambda: tables and tables[0].legal(), "our turn")
+    return tables[0], results
+
+
+async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
+    lines: list[str] = []
     with trio.fail_after(25):
         async with trio.open_nursery() as nursery:
-            ready = await nursery.start(host)
-            nursery.start_soon(join, ready.port)
-            await wait_until(lambda: tables and tables[0].legal(), "our turn")
-            sessions["host"].chat("good luck")
+            table, results = await seat_a_person(nursery, 2, lines)
+            results["host_session"].chat("good luck")
             await wait_until(lambda: "[host] good luck" in lines, "the chat")
-            sessions["host"].resign("it is late")
-            await wait_until(lambda: tables[0].over, "the end")
-    assert sessions["outcome"].result == "forfeit" and sessions["outcome"].winner == 1
+            results["host_session"].resign("it is late")
+            await wait_until(lambda: table.over, "the end")
+    assert results["join"].result == "forfeit" and results["join"].winner == 1
     assert any(line.startswith("The game is over: ") for line in lines)
-    assert tables[0].leave_question() is None  # over: leaving asks nothing
-    assert tables[0].status().startswith("The game is over: seat 0 (host) resigned")
-    assert "game over" in "".join(text for _, text in tables[0].toolbar())
-    assert "The game is over" in "".join(text for _, text in tables[0].screen(120))
+    assert table.leave_question() is None  # over: leaving asks nothing
+    assert table.status().startswith("The game is over: seat 0 (host) resigned")
+    assert "game over" in "".join(text for _, text in table.toolbar())
+    assert "The game is over" in "".join(text for _, text in table.screen(120))
 
 
 async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes() -> None:
-    rules = standard_rules()
-    human = HumanDecider()
-    tables: list[NetTable] = []
     lines: list[str] = []
-
-    def seated(session: Any) -> None:
-        table = NetTable(session, human, unicode=False)
-        table.listen(lambda reply: lines.extend(reply.lines))
-        tables.append(table)
-
-    async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        await host_table(
-            rules,
-            Setup(),
-            decider=BotDecider("random", 2, 0),
-            packs=PACKS,
-            bind="127.0.0.1",
-            code=CODE,
-            max_turns=3,
-            timeouts=FAST,
-            test_seed=2,
-            task_status=task_status,
-        )
-
-    async def join(port: int) -> None:
-        await join_table(
-            rules,
-            "127.0.0.1",
-            port,
-            code=CODE,
-            decider=human,
-            packs=PACKS,
-            timeouts=FAST,
-            test_seed=2,
-            on_event=lambda e: tables[0].event(e) if tables else None,
-            session_ready=seated,
-        )
-
     with trio.fail_after(25):
         async with trio.open_nursery() as nursery:
-            ready = await nursery.start(host)
-            nursery.start_soon(join, ready.port)
-            await wait_until(lambda: tables and tables[0].legal(), "our turn")
-            table = tables[0]
+            table, _ = await seat_a_person(nursery, 2, lines, max_turns=3)
             assert table.game.phase == "order"
             before = len(table.record.steps)
             for _ in range(4):  # typed at once: the last one after our turn is over
@@ -250,6 +221,9 @@ async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes()
     ours = [s.decision for s in table.record.steps[before:] if s.seat == 1]
     assert ours[:3] == [("end",)] * 3  # orders, actions, buys: each read in its own position
     assert table.game.turn > 2
+
+
+# ---------------------------------------------------------------- end to end, in a terminal
 
 
 pexpect = pytest.importorskip("pexpect")
@@ -449,7 +423,6 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
             "You play blue south-west (UPPER case) with blue south-east (bot2) against "
             "gold north-east (bot1) and gold north-west (bot3)." in first.replace("\n", "")
         )
-        assert "Supply 1: " in first and "Supply 2: " in first  # a Supply per wing
         t.shows("blue south-west>")
         for phase in ("order", "action", "buy"):  # nothing to do on the first turn
             t.type("end")
@@ -464,6 +437,7 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
         t.shows("the game ended by forfeit")
         assert t.exit_status() == 0
         assert "Traceback" not in t.screen() and "went wrong" not in t.screen()
+        assert "Supply 1: " in t.screen() and "Supply 2: " in t.screen()  # a Supply per wing
         results = [json.loads(b.communicate(timeout=WAIT)[0].splitlines()[-1]) for b in bots]
     finally:
         if t.child.isalive():
@@ -473,8 +447,10 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
                 b.kill()
                 b.communicate()
     # the host's side lost by its resignation; its partner (seat 2) lost with it
-    assert [r["result"] for r in results] == ["forfeit"] * 3
-    assert {r["winner"] for r in results} == {1} and len({r["final_hash"] for r in results}) == 1
+    brief = [(r["seat"], r["result"], r["winner"], r["reason"]) for r in results]
+    assert [r["result"] for r in results] == ["forfeit"] * 3, brief
+    assert {r["winner"] for r in results} == {1}, brief
+    assert len({r["final_hash"] for r in results}) == 1
 
 
 def test_without_a_bot_or_a_terminal_it_is_one_sentence() -> None:

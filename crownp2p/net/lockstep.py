@@ -585,6 +585,9 @@ class Lockstep:
         else:
             reason = f"{self.seat_name(seat)} says {self.seat_name(loser)} forfeits: {msg['text']}"
         self._conclude_forfeit(loser, reason)
+        # Pass it on before anything else we say: links are not ordered with each other, and
+        # a peer that heard our goodbye before this end would take it for our leaving.
+        self._send(None, "end", seat=loser, code=msg["code"], text=msg["text"])
 
     def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
         self.left.add(seat)

@@ -293,6 +293,24 @@ def test_resigning_ends_the_game_for_everyone(rules4) -> None:
         assert "resigned" in peer.outcome.reason
 
 
+def test_a_peer_that_leaves_after_hearing_of_the_end_passes_the_end_on_first(rules4) -> None:
+    """Links are not ordered with each other: seat 3 may hear seat 0 resign, end its game and
+    say goodbye to seat 1 before seat 0's own word reaches seat 1. Seat 3 passes the end on
+    first, so seat 1 concludes the same game (seat 0's forfeit), not seat 3's leaving."""
+    table = waiting_for(rules4, 2, seats=4)
+    table.peers[0].resign("enough")
+    table.collect(0)
+    table.peers[3].on_message(0, table.wire[(0, 3)].popleft(), table.now)
+    assert table.peers[3].outcome.culprit == 0
+    table.peers[3].leave_messages()
+    table.collect(3)
+    while table.wire[(3, 1)]:  # all of seat 3's words to seat 1, before seat 0's arrive
+        table.peers[1].on_message(3, table.wire[(3, 1)].popleft(), table.now)
+    outcome = table.peers[1].outcome
+    assert outcome.result == "forfeit" and outcome.culprit == 0 and outcome.winner == 1
+    assert "resigned" in outcome.reason
+
+
 def test_leaving_mid_game_counts_as_resigning(rules2) -> None:
     table = waiting_for(rules2, 1)
     table.inject(1, 0, make("leave", text="dinner"))
