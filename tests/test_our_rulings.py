@@ -262,6 +262,12 @@ def test_promotion_choices_come_from_this_games_cards() -> None:
     g = game("4k3/P7/8/8/8/8/8/4K3", piles=["Versatility"])
     play(g, "march a7 a8")
     assert "promote King" not in legal_texts(g)
+    # not the starting cards (Peon and Guard train Pawns); a sold-out pile still counts
+    g = game("4k3/I7/8/8/8/8/8/4K3", piles=["Versatility"])
+    g.supply["Versatility"] = 0
+    play(g, "march a7 a8")
+    options = {t.split()[1] for t in legal_texts(g)}
+    assert "Pawn" not in options and {"Immortal", "Striker"} <= options
 
 
 def test_tournament_three_has_nine_piles() -> None:

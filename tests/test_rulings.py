@@ -518,12 +518,12 @@ def test_a_placed_unit_promotes_when_it_marches_along_the_last_rank() -> None:
     assert at(g, "e8") == "Queen0"
 
 
-def test_a_non_pawn_foot_unit_may_also_promote_to_what_the_starting_cards_train() -> None:
-    """Our call (docs/rulings.md, promotion choices): the types trained by this game's cards,
-    the starting cards included, so an Immortal may become a Pawn."""
+def test_a_non_pawn_foot_unit_promotes_only_to_what_the_supply_trains() -> None:
+    """The reference: the types trainable by the Supply cards chosen at setup. The starting
+    cards are not Supply cards, so an Immortal may not become a Pawn (our call 25)."""
     g = game(fen("Id7 Ke1 kh1"))
     play(g, "march d7 d8")
-    assert options(g) == {f"promote {n}" for n in FIRST_GAME_UNITS | {"Immortal", "Pawn"}}
+    assert options(g) == {f"promote {n}" for n in FIRST_GAME_UNITS | {"Immortal"}}
 
 
 def test_promotion_partway_through_onslaught_and_the_card_goes_on() -> None:

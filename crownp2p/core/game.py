@@ -582,9 +582,10 @@ class Game:
         return unit
 
     def promotion_choices(self, unit: Unit) -> list[str]:
-        """Types a promoting unit may become (besides staying as it is)."""
+        """Types a promoting unit may become (besides staying as it is): what the Supply's
+        cards train, every pile chosen at setup (sold out or not), not the starting cards."""
         names = []
-        for card_name in self.game_cards():
+        for card_name in distinct(n for supply in self.supplies for n in supply):
             trains = self.card_type(card_name).trains
             if trains and trains not in names and trains != unit.kind.name:
                 names.append(trains)
