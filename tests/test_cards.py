@@ -570,6 +570,25 @@ def test_mourning_attacks_with_a_regal_unit_and_freezes_the_neighbours() -> None
     assert "march a5 b6" in legal_texts(g)
 
 
+def test_mourning_next_to_our_own_unit_barred_now_keeps_it_barred_and_bars_it_again() -> None:
+    # The blue Rook cannot take orders this turn (gold's Mourning last turn); blue's own
+    # Mourning captures next to it: it stays barred now, and is barred on blue's next turn.
+    g = game(
+        fen("Qa5 Rd4 Ke1 pe5 ke8"),
+        hand=["Mourning"],
+        counters={"orders": 2},
+        statuses=[{"square": "d4", "frozen": 2}],
+    )
+    assert moves_from(g, "d4") == set()
+    play(g, "play Mourning 2", "attack a5 e5")
+    assert g.orders == 1 and moves_from(g, "d4") == set()  # still barred this turn
+    for turn_of in (1, 0):  # on to gold's turn, then back to blue's
+        while g.active != turn_of:
+            play(g, "end")
+    assert moves_from(g, "d4") == set()  # barred on this turn too
+    assert unit(g, "d4").frozen == 2
+
+
 def test_mourning_needs_a_regal_attack() -> None:
     g = game(fen("Qd1 Ka1 Re3 pe4 ke8"), hand=["Mourning"])
     assert "attack e3 e4" in legal_texts(g)  # a Rook is not Regal

@@ -23,7 +23,14 @@ from .board import parse_square, square_name
 from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
 from .decisions import Decision, IllegalDecision, decision_text
 from .movement import UnitMove
-from .position import Position, Unit
+from .position import (
+    FROZEN_NONE,
+    FROZEN_NOW,
+    Position,
+    Unit,
+    status_at_turn_end,
+    status_at_turn_start,
+)
 from .rules import Rules
 from .setup import Setup
 from .shuffle import SHUFFLE_VERSION, choose_indices, parse_seed, shuffle
@@ -37,8 +44,6 @@ if TYPE_CHECKING:
 CHANCE = -1
 STATE_VERSION = 1
 
-# Unit "cannot take orders" status, which follows the unit (Mourning, False Orders).
-FROZEN_NONE, FROZEN_NEXT, FROZEN_NOW = 0, 1, 2
 NOBODY = -1
 
 
@@ -236,10 +241,9 @@ class Game:
             until = unit.owner if unit.uncapturable_until == NOBODY else unit.uncapturable_until
             if unit.uncapturable and until == seat:
                 unit.uncapturable, unit.uncapturable_until = False, NOBODY
-            if unit.owner == seat and unit.frozen == FROZEN_NEXT:
-                unit.frozen = FROZEN_NOW
-        if self.order_lock[seat] == FROZEN_NEXT:
-            self.order_lock[seat] = FROZEN_NOW
+            if unit.owner == seat:
+                unit.frozen = status_at_turn_start(unit.frozen)
+        self.order_lock[seat] = status_at_turn_start(self.order_lock[seat])
         self.note(f"turn {self.turn}: {self.seat_name(seat)}")
         self.rules.turn_started(self, seat)
 
@@ -247,10 +251,9 @@ class Game:
         """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
         seat = self.active
         for _, unit in self.position.units():
-            if unit.owner == seat and unit.frozen == FROZEN_NOW:
-                unit.frozen = FROZEN_NONE
-        if self.order_lock[seat] == FROZEN_NOW:
-            self.order_lock[seat] = FROZEN_NONE
+            if unit.owner == seat:
+                unit.frozen = status_at_turn_end(unit.frozen)
+        self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
         self.last_orders[seat] = sorted(self.ordered)
         self.begin_turn(self.rules.next_seat(self, seat))
 
@@ -323,7 +326,7 @@ class Game:
             for kind in self.distinct_barracks(seat, as_order=True):
                 for sq in self.position.deploy_squares(seat, kind):
                     out[("deploy", kind.name, square_name(sq))] = ("deploy", kind.name, sq)
-            if self.order_lock[seat] != FROZEN_NOW:
+            if not self.order_lock[seat] & FROZEN_NOW:
                 self._card_options(seat, ORDER, out)
         elif self.phase == ACTION and self.actions > 0:
             self._card_options(seat, TRAINING, out)
@@ -385,11 +388,7 @@ class Game:
             return False
         if not as_order:
             return True
-        return (
-            unit.uid not in self.ordered
-            and unit.frozen != FROZEN_NOW
-            and unit.frozen_until == NOBODY
-        )
+        return unit.uid not in self.ordered and not unit.frozen_now and unit.frozen_until == NOBODY
 
     def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
         """The unit types in the Barracks; for an order, less those an order put back there

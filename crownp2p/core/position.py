@@ -19,6 +19,20 @@ from .movement import BLOCKED, EMPTY, OWN, TARGET, UnitMove
 from .seats import TWO_SEATS, Seating
 from .units import UnitRegistry, UnitType
 
+# A "cannot take orders" status (Mourning, False Orders; Wish's lock on Order cards), as bits:
+# it may hold for the rest of the current turn and for the owner's next turn at once.
+FROZEN_NONE, FROZEN_NEXT, FROZEN_NOW = 0, 1, 2
+
+
+def status_at_turn_start(status: int) -> int:
+    """At the start of the owner's turn, "next turn" becomes "this turn"."""
+    return FROZEN_NOW if status & FROZEN_NEXT else FROZEN_NONE
+
+
+def status_at_turn_end(status: int) -> int:
+    """At the end of the owner's turn, "this turn" is over; a "next turn" set meanwhile stays."""
+    return status & FROZEN_NEXT
+
 
 class PositionError(ValueError):
     """A position string that cannot be read; the message names the offending part."""
@@ -33,7 +47,7 @@ class Unit:
     uid: int = 0
     uncapturable: bool = False  # Armor, Wish, shields: no capture of any kind...
     uncapturable_until: int = -1  # ...until this seat's next turn (-1: its owner's)
-    frozen: int = 0  # cannot take orders: 1 on its owner's next turn, 2 during this one
+    frozen: int = FROZEN_NONE  # cannot take orders: bits FROZEN_NEXT and FROZEN_NOW
     frozen_until: int = -1  # cannot take orders until this seat's next turn begins (team game)
 
     def protect_until(self, seat: int) -> None:
@@ -42,8 +56,13 @@ class Unit:
         self.uncapturable_until = -1 if seat == self.owner else seat
 
     def freeze(self) -> None:
-        """It cannot take orders on its owner's next turn (Mourning, False Orders)."""
-        self.frozen = 1
+        """It cannot take orders on its owner's next turn (Mourning, False Orders), and still
+        cannot for the rest of this one if it could not already."""
+        self.frozen |= FROZEN_NEXT
+
+    @property
+    def frozen_now(self) -> bool:
+        return bool(self.frozen & FROZEN_NOW)
 
 
 @dataclass(eq=False)

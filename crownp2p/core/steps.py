@@ -727,9 +727,9 @@ class LockOrderCards(Step):
     """Wish: you cannot play Order cards on your next turn."""
 
     def enter(self, g: Game, f: Frame) -> bool:
-        from .game import FROZEN_NEXT
+        from .position import FROZEN_NEXT
 
-        g.order_lock[f.seat] = FROZEN_NEXT
+        g.order_lock[f.seat] |= FROZEN_NEXT  # a lock on the rest of this turn stays
         return True
 
     def possible(self, g: Game, f: Frame) -> bool:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from ..core.board import parse_square, square_name
 from ..core.decisions import Decision, decision_text
-from ..core.game import CHANCE, FROZEN_NOW, Game
+from ..core.game import CHANCE, Game
 
 MOVE_KINDS = ("march", "attack", "swap", "move")
 END_WORDS = ("end", "done", "pass", "skip", "stop")
@@ -207,7 +207,7 @@ def _why_not_move(game: Game, seat: int, frm: str, to: str, top: bool) -> str:
         return "You have no orders left"
     if unit.uid in game.ordered:
         return f"{name} has already had an order this turn"
-    if unit.frozen == FROZEN_NOW:
+    if unit.frozen_now:
         return f"{name} cannot take orders this turn"
     if any(len(d) == 3 and d[0] in MOVE_KINDS for d in legal):
         return f"{name} cannot move now"
