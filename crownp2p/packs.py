@@ -121,6 +121,8 @@ class Catalog:
             if option is None:
                 known = ", ".join(self.options) or "none are installed"
                 raise PackError(f"there is no setup option called {name!r} ({known})")
+            if option.name in setup.options:  # each replaces one starting card, once
+                raise PackError(f"the {option.name} option is given twice")
             setup = _guarded(f"the {option.name} option", option.apply, setup)
             setup = replace(setup, options=(*setup.options, option.name))
         return setup

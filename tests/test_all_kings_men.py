@@ -826,6 +826,31 @@ def test_shield_covers_only_the_moved_unit() -> None:
     assert "attack a4 f4" in moves_from(g, "a4")
 
 
+def test_shield_goes_on_both_units_an_enemy_spys_swap_moves() -> None:
+    g = state(TEAM, "K0e1 K1e8 S3d5 N3h8 R2d1", active=SW, hands={SW: ["False Orders"]})
+    play(g, "play 'False Orders' 1", "swap d5 h8")
+    assert unit_at(g, "d5").kind.name == "Knight" and unit_at(g, "d5").uncapturable
+    assert unit_at(g, "h8").kind.name == "Spy" and unit_at(g, "h8").uncapturable
+    pass_until(g, SE)  # the ally plays before the owner: neither moved unit may be taken
+    assert "attack d1 d5" not in moves_from(g, "d1")
+
+
+def test_false_orders_captures_as_the_owner_could_even_the_players_ally() -> None:
+    # Our call 12: seat 1's Rook, moved by seat 0, may take seat 2's Pawn (seat 0's ally) and
+    # seat 0's own, but not seat 3's (the Rook owner's ally).
+    g = state(TEAM, "K0e1 K1e8 R1d5 P2d3 P0h5 P3a5", active=SW, hands={SW: ["False Orders"]})
+    play(g, "play 'False Orders' 1")
+    assert {d for d in legal(g) if d.startswith("attack")} == {"attack d5 d3", "attack d5 h5"}
+
+
+def test_no_shield_on_an_enemy_oracle_that_captured_without_moving() -> None:
+    g = state(TEAM, "K0e1 K1e8 O3d5 P0d3 R2a5", active=SW, hands={SW: ["False Orders"]})
+    play(g, "play 'False Orders' 1", "attack d5 d3")
+    assert unit_at(g, "d5").kind.name == "Oracle" and not unit_at(g, "d5").uncapturable
+    pass_until(g, SE)
+    assert "attack a5 d5" in moves_from(g, "a5")  # only a moved unit is shielded
+
+
 @pytest.mark.parametrize(
     "then, shielded",
     [

@@ -253,6 +253,8 @@ def test_unknown_variant_and_option_are_one_sentence(catalog) -> None:
         catalog.rules("chaos")
     with pytest.raises(PackError, match="no setup option called 'giant'"):
         catalog.setup(options=["giant"])
+    with pytest.raises(PackError, match="the squire option is given twice"):
+        catalog.setup(options=["squire", "Squire"])  # would replace two Guards
 
 
 # ------------------------------------------------------------------ the command

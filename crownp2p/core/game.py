@@ -116,7 +116,7 @@ class Game:
         self.treasures = 0  # treasure effects played this turn (Legend)
         self.ordered: list[int] = []  # uids given an order this turn
         self.last_orders: list[list[int]] = [[] for _ in seats]  # per seat, its latest turn's
-        self.order_moved: list[int] = []  # uids moved by the order being carried out
+        self.order_moved: list[int] = []  # uids the order being carried out moved off a square
         self.recalled: list[str] = []  # unit types an order put in the Barracks this turn
         self.order_lock = [FROZEN_NONE for _ in seats]  # Wish: no Order cards on that turn
         self.glimpses: dict[int, dict[int, list[str]]] = {}  # viewer -> seat -> hand seen
@@ -554,7 +554,6 @@ class Game:
         unit = self.unit_at(move.frm)
         if as_order:
             self.mark_ordered(unit)
-            self.order_moved.append(unit.uid)
         # The news names who moved it, and whose it is when that is someone else (False
         # Orders; a partner ordering a shared Sovereign).
         whose = "" if unit.owner == seat else f"{self.seat_name(unit.owner)}'s "
@@ -562,13 +561,17 @@ class Game:
         if move.kind == "swap":
             other = self.unit_at(move.to)
             board[move.frm], board[move.to] = other, unit
+            if as_order:  # both units moved (the team game shields each)
+                self.order_moved += [unit.uid, other.uid]
             self.note(f"{words} swaps with {other.kind.name} {square_name(move.to)}")
             return unit
         names = [self.unit_at(c).kind.name for c in move.captures]
         for sq in move.captures:
             self.capture(sq)
-        if move.to != move.frm:
+        if move.to != move.frm:  # an Oracle attacks without moving
             board[move.frm], board[move.to] = None, unit
+            if as_order:
+                self.order_moved.append(unit.uid)
         action = f" captures {', '.join(names)}" if names else ""
         self.note(f"{words}-{square_name(move.to)}{action}")
         if (
