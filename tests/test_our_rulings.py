@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scenario import RULES, at, game, hand, legal_texts, play, settle, zone
+from scenario import RULES, at, fen, game, hand, legal_texts, play, settle, zone
 
 from crownp2p.core.board import parse_square
 from crownp2p.core.game import CHANCE, Game
@@ -287,3 +287,19 @@ def test_random_supply_is_a_chance_decision() -> None:
     again = Game(RULES, Setup(piles=(), fill_piles=10))
     again.apply(("seed", "22" * 32))
     assert again.piles == g.piles
+
+
+def test_an_action_may_deploy_a_unit_trained_this_turn() -> None:
+    g = game(
+        fen("Ke1 ke8"),
+        hand=["Peon", "Executive Action"],
+        phase="action",
+        counters={"actions": 2},
+        piles=["Executive Action"],
+    )
+    play(g, "train Peon")
+    assert [k.name for k in g.position.barracks[0]] == ["Pawn"]
+    play(g, "play 'Executive Action' 2")
+    assert "deploy Pawn e2" in legal_texts(g)  # the Pawn trained a moment ago
+    play(g, "deploy Pawn e2")
+    assert at(g, "e2") == "Pawn0"
