@@ -580,6 +580,15 @@ class Lockstep:
         if self.outcome is not None:
             return
         loser = msg["seat"]
+        if loser == self.me:
+            # Nobody makes us lose by saying so: what we broke, we would have seen ourselves.
+            # The game ends for us without a winner, and we pass no such word on.
+            self._conclude(
+                "aborted",
+                None,
+                f"{self.seat_name(seat)} says we forfeit ({msg['text'][:200]}); we do not agree",
+            )
+            return
         if loser == seat:  # its own resignation: the text already says who and why
             reason = msg["text"] or f"{self.seat_name(seat)} resigned"
         else:

@@ -311,6 +311,16 @@ def test_a_peer_that_leaves_after_hearing_of_the_end_passes_the_end_on_first(rul
     assert "resigned" in outcome.reason
 
 
+def test_no_peer_makes_another_lose_by_saying_it_forfeits(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    table.inject(1, 0, make("end", seat=0, code="forfeit", text="you were too slow"))
+    outcome = table.peers[0].outcome
+    assert outcome.result == "aborted" and outcome.winner is None
+    assert "says we forfeit (you were too slow); we do not agree" in outcome.reason
+    table.collect(0)
+    assert not [m for m in table.wire[(0, 1)] if m["t"] == "end"]  # not passed on
+
+
 def test_leaving_mid_game_counts_as_resigning(rules2) -> None:
     table = waiting_for(rules2, 1)
     table.inject(1, 0, make("leave", text="dinner"))
