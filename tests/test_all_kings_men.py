@@ -242,6 +242,12 @@ def test_without_the_pack_there_is_no_team_game(monkeypatch: pytest.MonkeyPatch)
         bare.setup(options=["watchman"])
 
 
+def test_four_players_without_the_pack_is_one_sentence() -> None:
+    out = run_cli("host", "--bot", "random", "--players", "4", packs="none")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "which variant for 4 players? none is installed" in out.stderr
+
+
 def test_the_pack_loaded_here_without_problems() -> None:
     assert "all_kings_men" in [p.name for p in CATALOG.packs]
     assert not [p for p in CATALOG.problems if "all_kings_men" in p]

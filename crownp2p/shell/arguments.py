@@ -15,7 +15,7 @@ def add_setup_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--squire", action="store_true", help="a Squire replaces one Guard")
     p.add_argument("--anointed", action="store_true", help="both sides start with an Anointed")
-    p.add_argument("--variant", default="standard", help="a variant from `crownp2p plugins`")
+    p.add_argument("--variant", help="a variant from `crownp2p plugins` (default: standard)")
     p.add_argument(
         "--option",
         action="append",

@@ -36,7 +36,7 @@ def setup_from_args(args: argparse.Namespace) -> Setup:
         args.supply,
         squire=args.squire,
         anointed=args.anointed,
-        variant=getattr(args, "variant", "standard"),
+        variant=getattr(args, "variant", None) or "standard",
         options=getattr(args, "option", None),
     )
 

@@ -58,7 +58,10 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         "--port", type=int, default=0, metavar="N", help="port to listen on (default: any free)"
     )
     p.add_argument(
-        "--players", type=int, choices=(2, 4), help="2 or 4 (default: as the variant needs)"
+        "--players",
+        type=int,
+        choices=(2, 4),
+        help="2 or 4 (default: as the variant needs; 4 alone: the team game, from its pack)",
     )
     add_setup_arguments(p)
     p.add_argument("--code", help="the join code to use (default: a fresh one)")

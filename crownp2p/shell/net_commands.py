@@ -61,12 +61,26 @@ def _setup(args: argparse.Namespace) -> Setup:
     from .context import catalog
     from .game_commands import setup_from_args
 
+    variants = catalog().variants
+    if args.players is not None and args.variant is None:
+        # `--players N` alone: the base game if it seats N, else the one installed variant
+        # that does (the team game for 4)
+        fits = [name for name, v in variants.items() if v.seats == args.players]
+        if "standard" in fits:
+            fits = ["standard"]
+        if len(fits) != 1:
+            choices = (
+                f"choose one with --variant: {', '.join(fits)}"
+                if fits
+                else ("none is installed (the team game comes with the all_kings_men pack)")
+            )
+            raise CommandError(f"which variant for {args.players} players? {choices}")
+        args.variant = fits[0]
     setup = setup_from_args(args)
-    seats = catalog().variants[setup.variant].seats
+    seats = variants[setup.variant].seats
     if args.players is not None and args.players != seats:
-        hint = " (try --variant team)" if args.players == 4 else ""
         raise CommandError(
-            f"the {setup.variant} variant is for {seats} players, not {args.players}{hint}"
+            f"the {setup.variant} variant is for {seats} players, not {args.players}"
         )
     return setup
 

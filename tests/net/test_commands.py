@@ -39,9 +39,10 @@ def run_main(capsys, *argv: str) -> tuple[int, str, str]:
         (["host"], "needs --bot"),
         (["join", "127.0.0.1:1", "--code", "abcd-efgh"], "needs --bot"),
         (
-            ["host", "--bot", "random", "--players", "4"],
-            "is for 2 players, not 4 (try --variant team)",
+            ["host", "--bot", "random", "--players", "4", "--variant", "standard"],
+            "the standard variant is for 2 players, not 4",
         ),
+        (["host", "--bot", "random", "--players", "2", "--variant", "team"], "for 4 players"),
         (["host", "--bot", "clever"], "no bot called 'clever'"),
         (["host", "--bot", "random", "--supply", "Dragons"], "'Dragons' is not a card"),
         (["host", "--bot", "random", "--code", "x"], "at least 4 letters"),
@@ -90,6 +91,12 @@ def test_building_the_arguments_imports_nothing_heavy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_players_alone_chooses_the_one_variant_for_that_many() -> None:
+    assert net_commands._setup(parse("host", "--players", "4")).variant == "team"
+    assert net_commands._setup(parse("host", "--players", "2")).variant == "standard"
+    assert net_commands._setup(parse("host")).variant == "standard"
 
 
 def test_the_command_functions_take_a_namespace() -> None:
