@@ -589,10 +589,14 @@ class Lockstep:
                 f"{self.seat_name(seat)} says we forfeit ({msg['text'][:200]}); we do not agree",
             )
             return
-        if loser == seat:  # its own resignation: the text already says who and why
-            reason = msg["text"] or f"{self.seat_name(seat)} resigned"
+        # The text is the sentence of whoever first saw it (a resignation, a leaving, a
+        # broken rule): passed on unchanged, every peer ends with the same reason.
+        if msg["text"]:
+            reason = msg["text"]
+        elif loser == seat:
+            reason = f"{self.seat_name(seat)} resigned"
         else:
-            reason = f"{self.seat_name(seat)} says {self.seat_name(loser)} forfeits: {msg['text']}"
+            reason = f"{self.seat_name(seat)} says {self.seat_name(loser)} forfeits"
         self._conclude_forfeit(loser, reason)
         # Pass it on before anything else we say: links are not ordered with each other, and
         # a peer that heard our goodbye before this end would take it for our leaving.
