@@ -282,8 +282,9 @@ def _finish(play: Any, args: argparse.Namespace, printer: Printer, box: dict[str
         raise CommandError(str(err)) from None
     except KeyboardInterrupt:
         hint = ""
-        if getattr(args, "record", None):
-            hint = f": continue with `crownp2p resume {args.record}`"
+        record = getattr(args, "record", None)
+        if record and Path(record).exists():  # the table got as far as its record
+            hint = f": continue with `crownp2p resume {record}`"
         raise CommandError(f"interrupted{hint}") from None
     except OSError as err:
         raise CommandError(f"a network error stopped the table: {err.strerror or err}") from None

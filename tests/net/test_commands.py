@@ -129,6 +129,21 @@ def test_a_person_keeps_a_record_unless_told_not_to(tmp_path, monkeypatch) -> No
         parse("host", "--record", "mine.jsonl", "--no-record")
 
 
+def test_an_interruption_points_to_resume_only_once_there_is_a_record(tmp_path) -> None:
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    path = tmp_path / "game.jsonl"
+    args = parse("host", "--record", str(path))
+    printer = net_commands.Printer(False)
+    with pytest.raises(CommandError) as before:  # stopped while waiting for players
+        net_commands._finish(interrupted, args, printer, {})
+    assert str(before.value) == "interrupted"
+    path.write_text("")
+    with pytest.raises(CommandError, match=f"continue with `crownp2p resume {path}`"):
+        net_commands._finish(interrupted, args, printer, {})
+
+
 def test_an_unwritable_record_folder_is_one_sentence(tmp_path, monkeypatch) -> None:
     blocker = tmp_path / "state"
     blocker.write_text("a file where the folder should be")
