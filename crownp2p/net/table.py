@@ -147,60 +147,63 @@ def _meta(info: TableInfo) -> dict[str, Any]:
     }
 
 
-def _make_session(
-    hub: Hub,
-    info: TableInfo,
-    game: Game,
-    record: Record,
-    decider: Decider,
-    *,
-    journal: Journal,
-    phase: str,
-    timeouts: Timeouts,
-    test_seed: int | str | None,
-    on_event: EventSink | None,
-    measure: bool,
-    known_nonces: dict[int, bytes] | None = None,
-) -> Session:
-    lockstep = Lockstep(
-        game,
-        record,
-        seat=info.seat,
-        game_id=info.game_id,
-        names=info.names,
-        journal=journal,
-        nonces=nonce_source(test_seed, info.seat),
-        max_turns=info.max_turns,
-        reveal_timeout=info.reveal_timeout,
-        reconnect_timeout=timeouts.reconnect,
-        known_nonces=known_nonces,
-        measure=measure,
-    )
-    hub.info = info
-    return Session(
-        hub,
-        lockstep,
-        info,
-        decider,
-        journal=journal,
-        record_table=info.to_json(),
-        phase=phase,
-        on_event=on_event,
-    )
+@dataclass
+class _SeatRun:
+    """How this seat's session runs: what host, join and resume were all given alike."""
 
+    decider: Decider
+    timeouts: Timeouts
+    test_seed: int | str | None
+    on_event: EventSink | None
+    measure: bool
+    ready: Callable[[Session], None] | None
 
-async def _play(
-    session: Session, ready: Callable[[Session], None] | None, nursery: trio.Nursery
-) -> Outcome:
-    """Run a built session to its end, then stop the table's other tasks (links, listeners)."""
-    if ready:
-        ready(session)
-    try:
-        outcome = await session.run()
-    except JournalError as err:
-        raise NetError(str(err)) from None
-    nursery.cancel_scope.cancel()
-    return outcome
+    def session(
+        self,
+        hub: Hub,
+        info: TableInfo,
+        game: Game,
+        record: Record,
+        journal: Journal,
+        phase: str,
+        known_nonces: dict[int, bytes] | None = None,
+    ) -> Session:
+        lockstep = Lockstep(
+            game,
+            record,
+            seat=info.seat,
+            game_id=info.game_id,
+            names=info.names,
+            journal=journal,
+            nonces=nonce_source(self.test_seed, info.seat),
+            max_turns=info.max_turns,
+            reveal_timeout=info.reveal_timeout,
+            reconnect_timeout=self.timeouts.reconnect,
+            known_nonces=known_nonces,
+            measure=self.measure,
+        )
+        hub.info = info
+        return Session(
+            hub,
+            lockstep,
+            info,
+            self.decider,
+            journal=journal,
+            record_table=info.to_json(),
+            phase=phase,
+            on_event=self.on_event,
+        )
+
+    async def play(self, session: Session, nursery: trio.Nursery) -> Outcome:
+        """Run the session to its end, then stop the table's other tasks (links, listeners)."""
+        if self.ready:
+            self.ready(session)
+        try:
+            outcome = await session.run()
+        except JournalError as err:
+            raise NetError(str(err)) from None
+        nursery.cancel_scope.cancel()
+        return outcome
 
 
 # ====================================================================== host
@@ -339,20 +342,9 @@ async def host_table(
                 ),
             )
         record_obj = Record.begin(game, **_meta(info))
-        session = _make_session(
-            hub,
-            info,
-            game,
-            record_obj,
-            decider,
-            journal=Journal(record),
-            phase="host",
-            timeouts=timeouts,
-            test_seed=test_seed,
-            on_event=on_event,
-            measure=measure,
-        )
-        return await _play(session, session_ready, nursery)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, measure, session_ready)
+        session = run.session(hub, info, game, record_obj, Journal(record), "host")
+        return await run.play(session, nursery)
 
 
 # ====================================================================== join
@@ -453,22 +445,11 @@ async def join_table(
     record_obj = Record.begin(game, **_meta(info))
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        session = _make_session(
-            hub,
-            info,
-            game,
-            record_obj,
-            decider,
-            journal=Journal(record),
-            phase="join",
-            timeouts=timeouts,
-            test_seed=test_seed,
-            on_event=on_event,
-            measure=measure,
-        )
+        run = _SeatRun(decider, timeouts, test_seed, on_event, measure, session_ready)
+        session = run.session(hub, info, game, record_obj, Journal(record), "join")
         nursery.start_soon(hub.serve, listeners)
         nursery.start_soon(hub.adopt(framed, 0).run)  # adopted now, before any redial
-        return await _play(session, session_ready, nursery)
+        return await run.play(session, nursery)
 
 
 async def _accept_table(
@@ -597,24 +578,12 @@ async def resume_table(
         raise NetError(str(err)) from None
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        session = _make_session(
-            hub,
-            info,
-            game,
-            rec,
-            decider,
-            journal=journal,
-            phase="resume",
-            timeouts=timeouts,
-            test_seed=test_seed,
-            on_event=on_event,
-            measure=measure,
-            known_nonces=session_file.nonces,
-        )
+        run = _SeatRun(decider, timeouts, test_seed, on_event, measure, session_ready)
+        session = run.session(hub, info, game, rec, journal, "resume", session_file.nonces)
         if listeners:
             nursery.start_soon(hub.serve, listeners)
         task_status.started(info.seat)
-        return await _play(session, session_ready, nursery)
+        return await run.play(session, nursery)
 
 
 def replay(rules: Rules, record: Record, seat: int, decider: Decider | None = None) -> Game:
