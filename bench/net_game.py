@@ -70,7 +70,7 @@ def over_loopback(seed: int, max_turns: int, record_dir: Path | None) -> tuple[f
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--runs", type=int, default=5, help="games, one seed each (default 5)")
+    parser.add_argument("--runs", type=int, default=10, help="games, one seed each (default 10)")
     parser.add_argument(
         "--repeat", type=int, default=3, help="times each game is timed; medians (default 3)"
     )
@@ -106,9 +106,15 @@ def main() -> None:
             if not same:
                 sys.exit(f"seed {seed}: the final hashes differ")
     median = statistics.median(ratios)
+    # The games' total times weigh each game by its length: steadier than the median of ratios
+    # of short games, which the machine's moments move by a tenth either way.
+    total = sum(r["net_s"] for r in rows) / sum(r["local_s"] for r in rows)
     verdict = "meets" if median <= GOAL else "misses"
-    print(f"median ratio x{median:.2f}: {verdict} the goal of x{GOAL}")
-    print(json.dumps({"records": args.record, "median_ratio": median, "goal": GOAL, "games": rows}))
+    print(
+        f"median ratio x{median:.2f} (all games' time x{total:.2f}): {verdict} the goal of x{GOAL}"
+    )
+    out = {"records": args.record, "median_ratio": median, "total_ratio": total, "goal": GOAL}
+    print(json.dumps({**out, "games": rows}))
 
 
 if __name__ == "__main__":
