@@ -41,42 +41,46 @@ async def wait_until(condition: Any, what: str) -> None:
     assert not scope.cancelled_caught, f"timed out waiting for {what}"
 
 
-async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
+async def seat_a_person(
+    nursery: trio.Nursery, seed: int, listen: Any, **host_options: Any
+) -> tuple[NetTable, dict[str, Any]]:
+    """Host a random bot and join it as a person; the person's table once it is our turn.
+    ``listen`` gets every reply the terminal is told unprompted; the dict gets the host's
+    session, what the host heard and the joiner's events, and, as they end, what the host's
+    and the joiner's table services returned."""
     rules = standard_rules()
-    heard: list[tuple[str, Any, str]] = []  # the host's events
-    outcomes: dict[str, Any] = {}
-    tables: list[NetTable] = []
-    replies: list[Any] = []  # what the terminal would have been told, unprompted
-    events: list[Any] = []
     human = HumanDecider()
+    tables: list[NetTable] = []
+    results: dict[str, Any] = {"heard": [], "events": []}
 
     def seated(session: Any) -> None:
         table = NetTable(session, human, unicode=False)
-        table.listen(replies.append)
+        table.listen(listen)
         tables.append(table)
 
     def on_event(event: Any) -> None:
-        events.append(event)
+        results["events"].append(event)
         if tables:
             tables[0].event(event)
 
     async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        outcomes["host"] = await host_table(
+        results["host"] = await host_table(
             rules,
             Setup(),
-            decider=BotDecider("random", 1, 0),
+            decider=BotDecider("random", seed, 0),
             packs=PACKS,
             bind="127.0.0.1",
-            port=0,
             code=CODE,
             timeouts=FAST,
-            test_seed=1,
-            on_event=lambda e: heard.append((e.kind, e.seat, e.text)),
+            test_seed=seed,
+            on_event=lambda e: results["heard"].append((e.kind, e.seat, e.text)),
+            session_ready=lambda s: results.setdefault("host_session", s),
             task_status=task_status,
+            **host_options,
         )
 
     async def join(port: int) -> None:
-        outcomes["join"] = await join_table(
+        results["join"] = await join_table(
             rules,
             "127.0.0.1",
             port,
@@ -84,17 +88,23 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
             decider=human,
             packs=PACKS,
             timeouts=FAST,
-            test_seed=1,
+            test_seed=seed,
             on_event=on_event,
             session_ready=seated,
         )
 
+    ready = await nursery.start(host)
+    nursery.start_soon(join, ready.port)
+    await wait_until(lambda: tables and tables[0].legal(), "our turn")
+    return tables[0], results
+
+
+async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
+    replies: list[Any] = []  # what the terminal would have been told, unprompted
     with trio.fail_after(25):
         async with trio.open_nursery() as nursery:
-            ready = await nursery.start(host)
-            nursery.start_soon(join, ready.port)
-            await wait_until(lambda: tables, "the joiner's table")
-            table = tables[0]
+            table, results = await seat_a_person(nursery, 1, replies.append)
+            heard, events = results["heard"], results["events"]
             assert table.seat == 1 and table.who[0] == "host"
             assert "chat TEXT" in table.opening().lines[0]
             for _ in range(3):  # three of our decisions, each typed as a line
@@ -126,7 +136,7 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
             await wait_until(lambda: ("chat", 1, "hello") in heard, "the host hears us")
             assert table.leave_question() is not None  # the game is on: leaving asks
             table.leave()
-    host_outcome, join_outcome = outcomes["host"], outcomes["join"]
+    host_outcome, join_outcome = results["host"], results["join"]
     assert host_outcome.result == join_outcome.result == "forfeit"
     assert host_outcome.winner == join_outcome.winner == 0
     assert host_outcome.culprit == 1 and "resigned" in host_outcome.reason
@@ -139,62 +149,11 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
     assert any(e.kind == "end" for e in events)
 
 
-async def seat_a_person(
-    nursery: trio.Nursery, seed: int, lines: list[str], **host_options: Any
-) -> tuple[NetTable, dict[str, Any]]:
-    """Host a random bot and join it as a person; the person's table once it is our turn.
-    ``lines`` collects what the terminal is told; the dict gets the host's session and, as
-    they end, what the host's and the joiner's table services returned."""
-    rules = standard_rules()
-    human = HumanDecider()
-    tables: list[NetTable] = []
-    results: dict[str, Any] = {}
-
-    def seated(session: Any) -> None:
-        table = NetTable(session, human, unicode=False)
-        table.listen(lambda reply: lines.extend(reply.lines))
-        tables.append(table)
-
-    async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        results["host"] = await host_table(
-            rules,
-            Setup(),
-            decider=BotDecider("random", seed, 0),
-            packs=PACKS,
-            bind="127.0.0.1",
-            code=CODE,
-            timeouts=FAST,
-            test_seed=seed,
-            session_ready=lambda s: results.setdefault("host_session", s),
-            task_status=task_status,
-            **host_options,
-        )
-
-    async def join(port: int) -> None:
-        results["join"] = await join_table(
-            rules,
-            "127.0.0.1",
-            port,
-            code=CODE,
-            decider=human,
-            packs=PACKS,
-            timeouts=FAST,
-            test_seed=seed,
-            on_event=lambda e: tables[0].event(e) if tables else None,
-            session_ready=seated,
-        )
-
-    ready = await nursery.start(host)
-    nursery.start_soon(join, ready.port)
-    await wait_until(lambda: tables and tables[0].legal(), "our turn")
-    return tables[0], results
-
-
 async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
     lines: list[str] = []
     with trio.fail_after(25):
         async with trio.open_nursery() as nursery:
-            table, results = await seat_a_person(nursery, 2, lines)
+            table, results = await seat_a_person(nursery, 2, lambda r: lines.extend(r.lines))
             results["host_session"].chat("good luck")
             await wait_until(lambda: "[host] good luck" in lines, "the chat")
             results["host_session"].resign("it is late")
@@ -211,7 +170,7 @@ async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes()
     lines: list[str] = []
     with trio.fail_after(25):
         async with trio.open_nursery() as nursery:
-            table, _ = await seat_a_person(nursery, 2, lines, max_turns=3)
+            table, _ = await seat_a_person(nursery, 2, lambda r: lines.extend(r.lines), max_turns=3)
             assert table.game.phase == "order"
             before = len(table.record.steps)
             for _ in range(4):  # typed at once: the last one after our turn is over
