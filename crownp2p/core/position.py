@@ -26,7 +26,7 @@ FROZEN_NONE, FROZEN_NEXT, FROZEN_NOW = 0, 1, 2
 
 def status_at_turn_start(status: int) -> int:
     """At the start of the owner's turn, "next turn" becomes "this turn"."""
-    return FROZEN_NOW if status & FROZEN_NEXT else FROZEN_NONE
+    return FROZEN_NOW if status else FROZEN_NONE
 
 
 def status_at_turn_end(status: int) -> int:
