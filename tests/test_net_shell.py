@@ -182,6 +182,54 @@ async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes()
     assert table.game.turn > 2
 
 
+async def test_a_line_typed_during_treasure_all_waits_for_every_treasure() -> None:
+    lines: list[str] = []
+    later: list[Any] = []  # what the table leaves to the terminal's loop, run when we say
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            table, _ = await seat_a_person(nursery, 1, lambda r: lines.extend(r.lines))
+            for _ in range(60):  # on to a buy phase with two Peons or more in hand
+                await wait_until(lambda: table.legal(), "our turn")
+                hand = [table.game.cards[c] for c in table.game.players[table.seat].hand]
+                if table.game.phase == "buy" and hand.count("Peon") >= 2:
+                    break  # two gold at least: enough for a Champion
+                table.handle("end")
+                await wait_until(lambda: not table.pending, "our step")
+            else:
+                raise AssertionError("no buy phase with two Peons in hand")
+            table.schedule = later.append
+            before = len(table.record.steps)
+            assert not table.handle("treasure all").lines
+            # The first Treasure is applied and the table asked again; the next one waits in
+            # the terminal's loop: a line typed now must wait for every Treasure.
+            await wait_until(lambda: not table.pending and later, "the first Treasure")
+            assert not table.handle("buy Champion").lines
+            while not any(s.decision == ("buy", "Champion") for s in table.record.steps):
+                for callback in later[:]:
+                    later.remove(callback)
+                    callback()
+                await trio.sleep(0.01)
+            table.leave()
+    ours = [s.decision[0] for s in table.record.steps[before:] if s.seat == table.seat]
+    assert ours[-1] == "buy" and ours.count("treasure") >= 2 and set(ours[:-1]) == {"treasure"}
+    assert not [line for line in lines if "costs" in line]  # never read too early
+
+
+async def test_a_typed_ahead_line_that_cannot_be_played_drops_the_lines_after_it() -> None:
+    lines: list[str] = []
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            table, _ = await seat_a_person(nursery, 2, lambda r: lines.extend(r.lines))
+            assert table.game.phase == "order"
+            for line in ("end", "buy Tower", "end"):  # no Tower to buy in the action phase
+                assert not table.handle(line).lines
+            await wait_until(lambda: "Not played: `end`." in lines, "the drop")
+            assert table.game.phase == "action" and table.legal()  # still ours to decide
+            table.leave()
+    said = lines[: lines.index("Not played: `end`.")]
+    assert any("buys come in the buy phase" in line for line in said), lines  # why not
+
+
 # ---------------------------------------------------------------- end to end, in a terminal
 
 

@@ -171,7 +171,9 @@ class NetTable(Table):
             self.treasure_all = False
             if self.ahead and self.legal():
                 reply = super(NetTable, self).handle(self.ahead.pop(0))
-                if reply.lines:
+                if reply.lines:  # it could not be played: what was typed after it waited on it
+                    reply.lines += [f"Not played: `{line}`." for line in self.ahead]
+                    self.ahead.clear()
                     self.notify(reply)
 
         if self.schedule is None:
@@ -235,9 +237,11 @@ class NetTable(Table):
 
     def handle(self, line: str) -> Reply:
         words = line.split()
-        if self.pending and words and words[0].lower() not in self.commands and not self.over:
-            # Our last decision is still on its way: keep the line and read it against the
-            # position it was typed for, once the session asks us again (type-ahead).
+        busy = self.pending or self.treasure_all or self.ahead
+        if busy and words and words[0].lower() not in self.commands and not self.over:
+            # Our last decision is still on its way (or `treasure all` is playing, or earlier
+            # lines wait): keep the line, in order, and read it against the position it was
+            # typed for, once the session asks us again (type-ahead).
             self.ahead.append(line)
             return Reply()
         return super().handle(line)
