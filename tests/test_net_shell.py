@@ -132,6 +132,7 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
             played = [s for s in table.record.steps[before:] if s.decision[0] == "treasure"]
             assert len(played) > 1  # each Treasure in hand, one by one
             assert table.handle("e9e4").lines  # not a decision: one sentence, nothing sent
+            assert "no `undo` at a networked table" in table.handle("undo").lines[0]
             assert table.handle("chat hello").lines == ["[you] hello"]
             await wait_until(lambda: ("chat", 1, "hello") in heard, "the host hears us")
             assert table.leave_question() is not None  # the game is on: leaving asks

@@ -237,6 +237,8 @@ class NetTable(Table):
 
     def handle(self, line: str) -> Reply:
         words = line.split()
+        if words and words[0].lower() == "undo":  # a solo habit: say why, not "not possible"
+            return Reply(["There is no `undo` at a networked table: a decision is not taken back."])
         busy = self.pending or self.treasure_all or self.ahead
         if busy and words and words[0].lower() not in self.commands and not self.over:
             # Our last decision is still on its way (or `treasure all` is playing, or earlier
