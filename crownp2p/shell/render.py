@@ -162,7 +162,8 @@ def player_block(game: Game, seat: int, viewer: int, unicode: bool, reveal: bool
     dot = " · " if unicode else ", "
     name = game.seat_name(seat)
     lines: list[Fragment] = [
-        # coloured by side: a seat's name may have words ("blue south-west"), a style class not
+        # coloured by side: a seat's name may be several words ("blue south-west"), and a
+        # style class cannot
         (
             f"class:player.{SIDE_STYLES[side_of(game, seat)]}",
             dot.join(filter(None, [name, owner_case(game, seat), who])),
