@@ -480,7 +480,11 @@ class Game:
 
     def game_cards(self) -> list[str]:
         """Every card of this game: the starting cards, then each Supply's piles."""
-        return distinct([*self.starter_names(), *(n for s in self.supplies for n in s)])
+        return distinct([*self.starter_names(), *self.supply_names()])
+
+    def supply_names(self) -> list[str]:
+        """Every pile of every Supply, as chosen at setup (sold out or not)."""
+        return distinct(n for supply in self.supplies for n in supply)
 
     # ================================================================ primitives used by steps
 
@@ -587,7 +591,7 @@ class Game:
         """Types a promoting unit may become (besides staying as it is): what the Supply's
         cards train, every pile chosen at setup (sold out or not), not the starting cards."""
         names = []
-        for card_name in distinct(n for supply in self.supplies for n in supply):
+        for card_name in self.supply_names():
             trains = self.card_type(card_name).trains
             if trains and trains not in names and trains != unit.kind.name:
                 names.append(trains)
