@@ -7,93 +7,13 @@ screen shows" is the output with the escape sequences taken out. Every wait is b
 
 from __future__ import annotations
 
-import os
 import re
-import sys
-import time
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+pytest.importorskip("pexpect")
 
-WAIT = 30.0  # seconds: generous for a loaded CI machine, but bounded
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
-CPR_REQUEST = "\x1b[6n"
-
-
-def program() -> list[str]:
-    script = os.path.join(os.path.dirname(sys.executable), "crownp2p")
-    return [script] if os.path.exists(script) else [sys.executable, "-m", "crownp2p"]
-
-
-class Terminal:
-    """The program in a 120 x 40 pseudo-terminal."""
-
-    def __init__(self, *args: str, **env: str) -> None:
-        environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
-        environ.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
-        environ.update(env)
-        command = program()
-        self.child = pexpect.spawn(
-            command[0],
-            [*command[1:], *args],
-            env=environ,
-            dimensions=(40, 120),
-            encoding="utf-8",
-            codec_errors="replace",
-        )
-        self.child.delaybeforesend = None  # pexpect waits 50 ms before each send otherwise
-        self.raw = ""
-        self.mark = 0  # how much of the screen text has been looked at
-
-    def screen(self) -> str:
-        return ESCAPES.sub("", self.raw)
-
-    def _read(self, timeout: float) -> bool:
-        try:
-            chunk = self.child.read_nonblocking(65536, timeout=timeout)
-        except pexpect.TIMEOUT:
-            return True
-        except pexpect.EOF:
-            return False
-        for _ in range(chunk.count(CPR_REQUEST)):
-            self.child.send("\x1b[1;1R")  # the cursor is at the top left, as far as it knows
-        self.raw += chunk
-        return True
-
-    def shows(self, text: str, timeout: float = WAIT) -> str:
-        """Wait until ``text`` appears after what was already seen; return the new screen."""
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen()
-            found = screen.find(text, self.mark)
-            if found >= 0:
-                seen, self.mark = screen[self.mark : found + len(text)], found + len(text)
-                return seen
-            if time.monotonic() > deadline or not self._read(0.2):
-                tail = screen[self.mark :][-1500:]
-                raise AssertionError(f"the screen never showed {text!r}; it ends:\n{tail}")
-
-    def type(self, text: str) -> None:
-        """Type a line key by key, then Enter."""
-        for key in text:
-            self.child.send(key)
-            time.sleep(0.005)
-        self.child.send("\r")
-
-    def press(self, key: str) -> None:
-        self.child.send(key)
-
-    def exit_status(self) -> int:
-        deadline = time.monotonic() + WAIT
-        while self._read(0.2):
-            assert time.monotonic() < deadline, "the program did not end"
-        self.child.close()
-        return self.child.exitstatus
-
-    def kill(self) -> None:
-        if self.child.isalive():
-            self.child.terminate(force=True)
+from terminal import Terminal  # noqa: E402 (only once pexpect is known to be there)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ pseudo-terminal against a ``crownp2p host --bot`` process. Every wait is bounded
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -234,71 +233,9 @@ async def test_a_typed_ahead_line_that_cannot_be_played_drops_the_lines_after_it
 # ---------------------------------------------------------------- end to end, in a terminal
 
 
-pexpect = pytest.importorskip("pexpect")
+pytest.importorskip("pexpect")
 
-WAIT = 20.0
-ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
-CPR_REQUEST = "\x1b[6n"
-
-
-class Terminal:
-    """A program in a 120 x 40 pseudo-terminal, read as a screen without escapes."""
-
-    def __init__(self, *args: str, env_extra: dict[str, str] | None = None) -> None:
-        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
-        env.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
-        env.update(env_extra or {})
-        self.child = pexpect.spawn(
-            sys.executable,
-            ["-m", "crownp2p", *args],
-            env=env,
-            dimensions=(40, 120),
-            encoding="utf-8",
-            codec_errors="replace",
-        )
-        self.child.delaybeforesend = None
-        self.raw = ""
-        self.mark = 0
-
-    def screen(self) -> str:
-        return ESCAPES.sub("", self.raw)
-
-    def _read(self, timeout: float) -> bool:
-        try:
-            chunk = self.child.read_nonblocking(65536, timeout=timeout)
-        except pexpect.TIMEOUT:
-            return True
-        except pexpect.EOF:
-            return False
-        for _ in range(chunk.count(CPR_REQUEST)):
-            self.child.send("\x1b[1;1R")
-        self.raw += chunk
-        return True
-
-    def shows(self, text: str, timeout: float = WAIT) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen()
-            found = screen.find(text, self.mark)
-            if found >= 0:
-                seen, self.mark = screen[self.mark : found + len(text)], found + len(text)
-                return seen
-            if time.monotonic() > deadline or not self._read(0.1):
-                tail = screen[self.mark :][-1500:]
-                raise AssertionError(f"the screen never showed {text!r}; it ends:\n{tail}")
-
-    def type(self, text: str) -> None:
-        for key in text:
-            self.child.send(key)
-            time.sleep(0.005)
-        self.child.send("\r")
-
-    def exit_status(self) -> int:
-        deadline = time.monotonic() + WAIT
-        while self._read(0.1):
-            assert time.monotonic() < deadline, "the program did not end"
-        self.child.close()
-        return self.child.exitstatus
+from terminal import WAIT, Terminal  # noqa: E402 (only once pexpect is known to be there)
 
 
 def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
@@ -368,7 +305,7 @@ def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) 
     try:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
         address = f"127.0.0.1:{listening['port']}"
-        t = Terminal("join", address, "--code", listening["code"], env_extra=state)
+        t = Terminal("join", address, "--code", listening["code"], **state)
         terminals.append(t)
         said = t.shows("turn 2: your turn")
         (path,) = (tmp_path / "crownp2p" / "games").glob("*-join.jsonl")
