@@ -44,7 +44,7 @@ def run(bot_name: str, games: int, max_turns: int) -> dict[str, float]:
             t = time.perf_counter()
             game.legal()
             engine += time.perf_counter() - t
-            decision = bots[seat].choose(game)
+            decision = bots[seat].decide(game, seat)
             t = time.perf_counter()
             game.apply(decision)
             engine += time.perf_counter() - t

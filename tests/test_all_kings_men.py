@@ -1089,7 +1089,7 @@ def playout(seed: int) -> None:
         if rng.random() < 0.1:
             check_views(g)
         before, active = len(g.cards), g.active
-        record.apply(g, bots[prompt.seat].choose(g))
+        record.apply(g, bots[prompt.seat].decide(g, prompt.seat))
         for c in range(before, len(g.cards)):
             owner[c] = active  # gains happen on the gaining seat's own turn
     assert g.over or g.turn > MAX_TURNS

@@ -25,7 +25,7 @@ def test_bots_choose_only_legal_decisions(name: str) -> None:
         if game.prompt().seat == CHANCE:
             game.apply(("seed", seeds.next_seed()))
             continue
-        decision = bot.choose(game)
+        decision = bot.decide(game, game.prompt().seat)
         assert decision in game.legal()
         game.apply(decision)
 

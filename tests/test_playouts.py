@@ -74,7 +74,7 @@ def playout(seed: int) -> None:
             for decision in legal:
                 game.clone().apply(decision)
         check_invariants(game, start_supply)
-        record.apply(game, bots[prompt.seat].choose(game))
+        record.apply(game, bots[prompt.seat].decide(game, prompt.seat))
     verdict = verify(RULES, record)
     assert verdict.ok, f"seed {seed}: replay differs at step {verdict.seq}: {verdict.reason}"
 
@@ -95,6 +95,6 @@ def test_a_random_game_finishes() -> None:
             if game.prompt().seat == CHANCE:
                 game.apply(("seed", seeds.next_seed()))
             else:
-                game.apply(bot.choose(game))
+                game.apply(bot.decide(game, game.prompt().seat))
         finished += game.over
     assert finished == 10

@@ -6,19 +6,24 @@ import random
 
 from ..core.decisions import Decision
 from ..core.game import Game
+from ..core.record import Step
 
 
 class Bot:
-    """Chooses one of ``game.legal()`` for the seat that is to decide. Bots keep their own
-    seeded random source, so a game between bots replays exactly from its seeds."""
+    """A decider (core/play.py) that chooses one of ``game.legal()`` for the seat that is to
+    decide. Bots keep their own seeded random source, so a game between bots replays exactly
+    from its seeds."""
 
     name = "bot"
 
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(f"{self.name}:{seed}")
 
-    def choose(self, game: Game) -> Decision:
+    def decide(self, game: Game, seat: int) -> Decision:
         raise NotImplementedError
+
+    def observe(self, game: Game, step: Step) -> None:
+        """Bots that keep no memory of the game need not be told of its steps."""
 
 
 class RandomBot(Bot):
@@ -26,7 +31,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, game: Game) -> Decision:
+    def decide(self, game: Game, seat: int) -> Decision:
         return self.rng.choice(game.legal())
 
 

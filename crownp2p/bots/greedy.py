@@ -56,9 +56,8 @@ def card_value(name: str, game: Game) -> float:
 class GreedyBot(Bot):
     name = "greedy"
 
-    def choose(self, game: Game) -> Decision:
+    def decide(self, game: Game, seat: int) -> Decision:
         legal = game.legal()
-        seat = game.prompt().seat
         best: list[Decision] = []
         best_score = float("-inf")
         for decision in legal:

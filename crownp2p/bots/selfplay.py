@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.game import CHANCE, Game
+from ..core.play import Decider, Play, Seeds
 from ..core.record import Record
 from ..core.rules import Rules
 from ..core.setup import Setup
-from ..core.shuffle import SeedSource
 from .base import make_bot
 
 DEFAULT_MAX_TURNS = 300
@@ -48,19 +48,11 @@ def play_game(
 ) -> Result:
     """Play one game: seat ``i`` is ``bot_names[i]``; chance seeds come from ``seed``."""
     game = Game(rules, setup)
-    seeds = SeedSource(seed)
-    bots = [make_bot(name, f"{seed}:{seat}") for seat, name in enumerate(bot_names)]
+    deciders: dict[int, Decider] = {
+        seat: make_bot(name, f"{seed}:{seat}") for seat, name in enumerate(bot_names)
+    }
+    deciders[CHANCE] = Seeds(seed)
     rec = Record.begin(game, bots=list(bot_names), seed=seed) if record else None
-    decisions = 0
-    while not game.over and game.turn <= max_turns:
-        seat = game.prompt().seat
-        if seat == CHANCE:
-            decision = ("seed", seeds.next_seed())
-        else:
-            decision = bots[seat].choose(game)
-            decisions += 1
-        if rec is not None:
-            rec.apply(game, decision)
-        else:
-            game.apply(decision)
-    return Result(seed, game.winner, game.turn, decisions, game.over, game.state_hash(), rec)
+    play = Play(game, deciders, record=rec, max_turns=max_turns)
+    play.run()
+    return Result(seed, game.winner, game.turn, play.decisions, game.over, game.state_hash(), rec)

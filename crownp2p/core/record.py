@@ -8,7 +8,7 @@ and fsync one line per decision.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -77,6 +77,36 @@ class Record:
         if self.state is not None:
             return Game.from_json(rules, self.state)
         return Game(rules, self.setup)
+
+    def replay(
+        self, rules: Rules, until: int | None = None, *, check: bool = True
+    ) -> Iterator[tuple[Game, Step | None]]:
+        """Play the record again: yields the game at its start (with ``None``), then after each
+        step (with that step), up to ``until`` steps. It is one game advanced in place: take a
+        :meth:`Game.clone` to keep a position. With ``check``, each step's seat and hash are
+        compared with the record's, and the first that differs raises :class:`ReplayError`."""
+        try:
+            game = self.new_game(rules)
+        except (ValueError, KeyError) as err:
+            raise ReplayError(0, f"the start cannot be set up: {err}") from None
+        if check and game.state_hash() != self.start_hash:
+            raise ReplayError(0, "the starting state's hash differs")
+        yield game, None
+        for step in self.steps[:until]:
+            seat = game.prompt().seat
+            if check and seat != step.seat:
+                who = "chance" if seat == CHANCE else f"seat {seat}"
+                raise ReplayError(
+                    step.seq, f"the record has seat {step.seat} deciding, but {who} was to decide"
+                )
+            try:
+                game.apply(step.decision)
+            except IllegalDecision as err:
+                text = decision_text(step.decision)
+                raise ReplayError(step.seq, f"`{text}` is illegal: {err}") from None
+            if check and game.state_hash() != step.hash:
+                raise ReplayError(step.seq, "the state hash differs")
+            yield game, step
 
     # ------------------------------------------------------------------ files
 
@@ -159,6 +189,16 @@ class Record:
         return cls(setup, str(data["start_hash"]), data.get("state"), [], data.get("meta", {}))
 
 
+class ReplayError(RecordError):
+    """A step of a record that does not replay: the wrong seat, an illegal decision, or a
+    state hash that differs. ``seq`` is that step (0: the start)."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seq = seq
+        self.reason = reason
+
+
 @dataclass
 class Verdict:
     ok: bool
@@ -169,24 +209,8 @@ class Verdict:
 def verify(rules: Rules, record: Record) -> Verdict:
     """Replay ``record`` and compare every hash."""
     try:
-        game = record.new_game(rules)
-    except (ValueError, KeyError) as err:
-        return Verdict(False, 0, f"the start cannot be set up: {err}")
-    if game.state_hash() != record.start_hash:
-        return Verdict(False, 0, "the starting state's hash differs")
-    for step in record.steps:
-        seat = game.prompt().seat
-        if seat != step.seat:
-            who = "chance" if seat == CHANCE else f"seat {seat}"
-            return Verdict(
-                False,
-                step.seq,
-                f"the record has seat {step.seat} deciding, but {who} was to decide",
-            )
-        try:
-            game.apply(step.decision)
-        except IllegalDecision as err:
-            return Verdict(False, step.seq, f"`{decision_text(step.decision)}` is illegal: {err}")
-        if game.state_hash() != step.hash:
-            return Verdict(False, step.seq, "the state hash differs")
+        for _ in record.replay(rules):
+            pass
+    except ReplayError as err:
+        return Verdict(False, err.seq, err.reason)
     return Verdict(True)

@@ -18,12 +18,12 @@ class BotDecider:
         self.bot = make_bot(name, bot_seed(seed, seat))
 
     def decide(self, game: Game) -> Decision:
-        return self.bot.choose(game)
+        return self.bot.decide(game, game.prompt().seat)
 
     def replay(self, game: Game, decision: Decision) -> None:
         """A resumed game shows us our past decisions: choosing again at each brings the
         bot's random source to where it was (the choice itself is the recorded one)."""
-        self.bot.choose(game)
+        self.bot.decide(game, game.prompt().seat)
 
 
 class LateBotDecider:

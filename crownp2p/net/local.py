@@ -50,6 +50,6 @@ def play_local(
             nonces = [crypto.insecure_nonce(test_seed, s, rounds) for s in rules.seating.seats]
             decision: tuple[str, ...] = ("seed", crypto.chance_seed(game_id, rounds, nonces))
         else:
-            decision = players[seat].choose(game)
+            decision = players[seat].decide(game, seat)
         record.apply(game, decision)
     return LocalResult(game.winner, game.over, game.turn, game.state_hash(), record)

@@ -320,7 +320,7 @@ class SoloTable(Table):
                 rng = getattr(self.bot, "rng", None)
                 if rng is not None:
                     self._bot_states.setdefault(len(self.record.steps), rng.getstate())
-                self.apply(self.bot.choose(game))
+                self.apply(self.bot.decide(game, seat))
             else:
                 return
 

@@ -80,7 +80,7 @@ class MemoryTable:
             for seat, p in enumerate(self.peers):
                 if seat in self.bot_seats:
                     while p.my_turn and p.outcome is None:
-                        p.decide(self.bots[seat].choose(p.game), self.now)
+                        p.decide(self.bots[seat].decide(p.game, seat), self.now)
                 self.collect(seat)
             for (src, dst), q in self.wire.items():
                 if q:

@@ -58,7 +58,7 @@ def waiting_for(rules, seat: int, *, steps: int = 12, seats: int = 2) -> MemoryT
         if peer.my_turn and peer.applied >= steps:
             return table
         if peer.my_turn:
-            peer.decide(table.bots[seat].choose(peer.game), table.now)
+            peer.decide(table.bots[seat].decide(peer.game, seat), table.now)
     raise AssertionError("never got there")
 
 
@@ -134,7 +134,7 @@ def test_a_forged_hash_stops_the_game_as_a_desync_naming_the_seq(rules2) -> None
 def test_a_replayed_decision_is_refused_and_ignored(rules2) -> None:
     table = waiting_for(rules2, 1)
     peer1 = table.peers[1]
-    peer1.decide(table.bots[1].choose(peer1.game), table.now)
+    peer1.decide(table.bots[1].decide(peer1.game, 1), table.now)
     table.collect(1)
     (frame,) = [m for m in table.wire[(1, 0)] if m["t"] == "decision"]
     table.pump()
