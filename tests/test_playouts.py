@@ -40,7 +40,12 @@ def check_invariants(g: Game, start_supply: dict[str, int]) -> None:
     units = [u for _, u in g.position.units()]
     assert len({id(u) for u in units}) == len(units)
     assert len({u.uid for u in units}) == len(units)
-    assert g.orders >= 0 and g.actions >= 0 and g.buys >= 0 and g.gold >= 0
+    assert (
+        g.this_turn.orders >= 0
+        and g.this_turn.actions >= 0
+        and g.this_turn.buys >= 0
+        and g.this_turn.gold >= 0
+    )
     # A view never shows another seat's hand.
     for seat in range(len(g.players)):
         view = g.view(seat)

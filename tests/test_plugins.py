@@ -136,7 +136,7 @@ def test_crownp2p_cards_adds_a_card_that_plays(catalog) -> None:
     game = Game.from_json(rules, data)
     game.apply(("play", "Scout", "1"))
     hand = sorted(game.cards[c] for c in game.players[0].hand)
-    assert hand == ["Guard", "Peon", "Peon"] and game.actions == 1
+    assert hand == ["Guard", "Peon", "Peon"] and game.this_turn.actions == 1
 
 
 def test_crownp2p_cards_training_a_new_unit(catalog) -> None:

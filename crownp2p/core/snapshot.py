@@ -30,8 +30,9 @@ def to_json(g: Game) -> dict[str, Any]:
         "piles": [list(p) for p in g.pile_lists],
         "turn": g.turn,
         "active": g.active,
-        "phase": g.phase,
-        "counters": {name: getattr(g, name) for name in COUNTERS} | {"bought": g.bought},
+        "phase": g.this_turn.phase,
+        "counters": {name: getattr(g.this_turn, name) for name in COUNTERS}
+        | {"bought": g.this_turn.bought},
         "board": [
             {
                 "square": square_name(sq),
@@ -51,17 +52,17 @@ def to_json(g: Game) -> dict[str, Any]:
         ],
         "supplies": [[[name, count] for name, count in s.items()] for s in g.supplies],
         "trash": [g.cards[c] for c in g.trash],
-        "ordered": sorted(g.ordered),
+        "ordered": sorted(g.this_turn.ordered),
         "last_orders": [list(x) for x in g.last_orders],
-        "order_moved": list(g.order_moved),
-        "recalled": list(g.recalled),
+        "order_moved": list(g.this_turn.order_moved),
+        "recalled": list(g.this_turn.recalled),
         "order_lock": list(g.order_lock),
         "glimpses": [
             [viewer, seat, names]
-            for viewer, seen in sorted(g.glimpses.items())
+            for viewer, seen in sorted(g.this_turn.glimpses.items())
             for seat, names in sorted(seen.items())
         ],
-        "revealed": list(g.revealed),
+        "revealed": list(g.this_turn.revealed),
         "stack": [f.to_json() for f in g.stack],
         "chance": dict(sorted(g.chance.items())) if g.chance else None,
         "next_uid": g.next_uid,
@@ -83,11 +84,11 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
         g.pile_lists = [list(p) for p in piles] or [[]]
     g.turn = int(data.get("turn", 1))
     g.active = int(data.get("active", 0))
-    g.phase = data.get("phase", "order")
+    g.this_turn.phase = data.get("phase", "order")
     counters = {"orders": 1, "actions": 1, "buys": 1} | data.get("counters", {})
     for name in COUNTERS:
-        setattr(g, name, int(counters.get(name, 0)))
-    g.bought = bool(counters.get("bought", False))
+        setattr(g.this_turn, name, int(counters.get(name, 0)))
+    g.this_turn.bought = bool(counters.get("bought", False))
     if "fen" in data:
         g.position = Position.from_fen(data["fen"], rules.units, rules.seating)
         g.next_uid = 1 + max([u.uid for _, u in g.position.units()], default=0)
@@ -135,15 +136,15 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
         core = dict(g.setup.core_piles)
         g.supplies = [core | {n: g.setup.pile_size for n in piles} for piles in g.pile_lists]
     g.trash = [g.new_card(rules.cards.get(n).name) for n in data.get("trash", [])]
-    g.ordered = [int(u) for u in data.get("ordered", [])]
+    g.this_turn.ordered = [int(u) for u in data.get("ordered", [])]
     g.last_orders = [list(map(int, x)) for x in data.get("last_orders", [[] for _ in g.players])]
-    g.order_moved = [int(u) for u in data.get("order_moved", [])]
-    g.recalled = [str(n) for n in data.get("recalled", [])]
+    g.this_turn.order_moved = [int(u) for u in data.get("order_moved", [])]
+    g.this_turn.recalled = [str(n) for n in data.get("recalled", [])]
     g.order_lock = [int(x) for x in data.get("order_lock", [0] * len(g.players))]
-    g.glimpses = {}
+    g.this_turn.glimpses = {}
     for viewer, seat, names in data.get("glimpses", []):
-        g.glimpses.setdefault(int(viewer), {})[int(seat)] = list(names)
-    g.revealed = list(data.get("revealed", []))
+        g.this_turn.glimpses.setdefault(int(viewer), {})[int(seat)] = list(names)
+    g.this_turn.revealed = list(data.get("revealed", []))
     g.stack = [Frame.from_json(f) for f in data.get("stack", [])]
     g.chance = dict(data["chance"]) if data.get("chance") else None
     g.over = bool(data.get("over", False))

@@ -230,7 +230,7 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
                 words.append("play an Order card")
             words.append("end orders")
             n = used["order"]
-            return f"Order {n + 1} of {n + game.orders}: {_choices(words)}"
+            return f"Order {n + 1} of {n + game.this_turn.orders}: {_choices(words)}"
         if prompt.kind == "action":
             words = []
             if "play" in verbs:
@@ -239,7 +239,7 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
                 words.append("train a unit")
             words.append("end actions")
             n = used["action"]
-            return f"Action {n + 1} of {n + game.actions}: {_choices(words)}"
+            return f"Action {n + 1} of {n + game.this_turn.actions}: {_choices(words)}"
         words = []
         if "treasure" in verbs:
             words.append("play treasures (`treasure all`)")
@@ -247,8 +247,10 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
             words.append("buy a card")
         words.append("end the turn")
         n = used["buy"]
-        buys = f"Buy {n + 1} of {n + game.buys}" if game.buys else "No buys left"
-        return f"{buys}, {game.gold} gold: {_choices(words)}"
+        buys = (
+            f"Buy {n + 1} of {n + game.this_turn.buys}" if game.this_turn.buys else "No buys left"
+        )
+        return f"{buys}, {game.this_turn.gold} gold: {_choices(words)}"
     text = prompt.text[:1].upper() + prompt.text[1:]
     if ("done",) in legal:
         text += " (`done` to stop)"

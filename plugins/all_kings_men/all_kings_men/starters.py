@@ -49,7 +49,7 @@ class Recall(Choice):
         g.position.barracks[f.seat].append(unit.kind)
         if f.as_order:
             g.mark_ordered(unit)
-            g.recalled.append(unit.kind.name)
+            g.this_turn.recalled.append(unit.kind.name)
         g.note(
             f"{g.seat_name(f.seat)}: {unit.kind.name} {square_name(payload)} goes back to the "
             "Barracks"

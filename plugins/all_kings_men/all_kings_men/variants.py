@@ -83,7 +83,9 @@ class TeamRules(Rules):
         # Shield counters: an enemy unit moved by the last order of the turn cannot be
         # captured until its owner's next turn begins.
         for sq, unit in game.position.units():
-            if unit.uid in game.order_moved and self.seating.are_enemies(seat, unit.owner):
+            if unit.uid in game.this_turn.order_moved and self.seating.are_enemies(
+                seat, unit.owner
+            ):
                 unit.protect_until(unit.owner)
                 game.note(
                     f"{self.seat_name(seat)}: a shield counter goes on the {unit.kind.name} on {sq}"
