@@ -109,11 +109,11 @@ def state(
             for s in range(seats)
         ],
         "active": active,
-        "phase": phase,
-        "last_orders": [[uids[sq] for sq in (last_orders or {}).get(s, [])] for s in range(seats)],
+        "this_turn": {"phase": phase, **(counters or {})},
     }
-    if counters:
-        data["counters"] = counters
+    if last_orders:
+        orders = [[s, [uids[sq] for sq in squares]] for s, squares in last_orders.items()]
+        data["packs"] = {"all_kings_men": {"last_orders": orders}}
     return Game.from_json(rules, data)
 
 
@@ -888,7 +888,7 @@ def test_astrology_looks_at_one_chosen_opponents_hand() -> None:
     assert legal(g) == {"target 1", "target 3"}  # the two opponents
     play(g, "target 3")
     assert (g.this_turn.orders, g.this_turn.buys, g.this_turn.gold) == (1, 2, 1)
-    assert g.view(SW)["glimpses"] == [[SW, NW, ["Clergy", "Guard"]]]
+    assert g.view(SW)["this_turn"]["glimpses"] == [[SW, [[NW, ["Clergy", "Guard"]]]]]
     assert "hand" not in g.view(SW)["players"][NE]
 
 
@@ -959,9 +959,8 @@ def test_changed_mourning_survives_a_saved_state() -> None:
 
 def test_explicit_state_accepts_frozen_until() -> None:
     data = state(TEAM, "K0e1 K1e8 N1c6", active=NE).to_json()
-    for entry in data["board"]:
-        if entry["square"] == "c6":
-            entry["frozen_until"] = SW
+    (c6,) = [entry["uid"] for entry in data["board"] if entry["square"] == "c6"]
+    data["packs"]["all_kings_men"]["frozen_until"] = [[c6, SW]]
     g = Game.from_json(TEAM, data)
     assert moves_from(g, "c6") == set()
 
@@ -1059,7 +1058,7 @@ def check_views(g: Game) -> None:
         for other, p in enumerate(view["players"]):
             assert ("hand" in p) == (not TEAM.seating.are_enemies(viewer, other))
             assert isinstance(p["deck"], int)
-        assert all(x[0] == viewer for x in view["glimpses"])
+        assert all(x[0] == viewer for x in view["this_turn"]["glimpses"])
         assert ("legal" in view) == (g.prompt().seat == viewer)
 
 

@@ -21,7 +21,7 @@ RULES = standard_rules()
 SUPPLIES = [Setup(piles=p) for p in NAMED_SUPPLIES.values()] + [
     Setup(piles=(), fill_piles=RANDOM_PILES),
     Setup(piles=tuple(RULES.variable_cards)),  # every variable card at once
-    Setup(squire=True, anointed=True),
+    Setup(starting_deck=(("Peon", 6), ("Guard", 3), ("Squire", 1)), sovereign="Anointed"),
 ]
 SEEDS = range(240)
 MAX_TURNS = 60

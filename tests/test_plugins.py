@@ -132,7 +132,7 @@ def test_crownp2p_cards_adds_a_card_that_plays(catalog) -> None:
     data = game.to_json()
     data["players"][0]["hand"] = ["Scout", "Peon"]
     data["players"][0]["deck"] = ["Guard", "Peon", "Peon"]
-    data["phase"] = "action"
+    data["this_turn"]["phase"] = "action"
     game = Game.from_json(rules, data)
     game.apply(("play", "Scout", "1"))
     hand = sorted(game.cards[c] for c in game.players[0].hand)
@@ -143,7 +143,7 @@ def test_crownp2p_cards_training_a_new_unit(catalog) -> None:
     rules = catalog.rules()
     data = dealt(Game(rules, catalog.setup("Roost"))).to_json()
     data["players"][0]["hand"] = ["Roost"]
-    data["phase"] = "action"
+    data["this_turn"]["phase"] = "action"
     game = Game.from_json(rules, data)
     game.apply(("train", "Roost"))
     assert [k.name for k in game.position.barracks[0]] == ["Wyvern"]

@@ -18,7 +18,7 @@ from crownp2p.core.movement import KNIGHT, Leap
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import FIRST_GAME, TOURNAMENT
 from crownp2p.core.standard import card_registry
-from crownp2p.core.standard.cards import STARTER_NAMES, VARIABLE_NAMES
+from crownp2p.core.standard.cards import VARIABLE_NAMES
 from crownp2p.core.standard.units import STANDARD_UNITS
 from crownp2p.core.units import UnitClass, UnitRegistry, UnitType
 
@@ -225,7 +225,6 @@ def centaur_rules() -> Rules:
         UnitRegistry((*STANDARD_UNITS, centaur)),
         card_registry(),
         variable_cards=list(VARIABLE_NAMES),
-        starters=STARTER_NAMES,
     )
 
 
@@ -238,7 +237,7 @@ def test_a_dual_class_unit_promoted_partway_through_stables_finishes_the_card() 
             "fen": fen("Ub6 Ke1 kf8"),
             "setup": {"piles": list(FIRST_GAME)},
             "players": [{"hand": ["Stables"]}, {}],
-            "counters": {"orders": 2},
+            "this_turn": {"orders": 2},
         },
     )
     play(g, "play Stables 1", "march b6 c8")

@@ -43,9 +43,7 @@ if TYPE_CHECKING:
     from .steps import Step
 
 CHANCE = -1
-STATE_VERSION = 1
-
-NOBODY = -1
+STATE_VERSION = 2
 
 
 @dataclass
@@ -111,7 +109,6 @@ class Game:
         self.turn = 0
         self.active = rules.first_seat()
         self.this_turn = TurnState(phase="setup", orders=0, actions=0, buys=0)
-        self.last_orders: list[list[int]] = [[] for _ in seats]  # per seat, its latest turn's
         self.order_lock = [FROZEN_NONE for _ in seats]  # Wish: no Order cards on that turn
         self.stack: list[Frame] = []
         self.chance: dict[str, Any] | None = None
@@ -119,6 +116,8 @@ class Game:
         self.over = False
         self.winner: int | None = None  # winning side; None with over=True is a draw
         self.log: list[str] = []
+        # What a variant's rules keep besides (docs/plugins.md), by namespace: hashed and saved.
+        self.packs: dict[str, Any] = {name: kind() for name, kind in rules.states.items()}
         self._legal: dict[Decision, Any] | None = None
         if not _empty:
             self._start()
@@ -199,13 +198,20 @@ class Game:
     def clone(self) -> Game:
         return Game.from_json(self.rules, self.to_json())
 
+    def pack_state(self, kind: type[T]) -> T:
+        """The state of type ``kind`` that the variant's rules keep (``Rules.states``)."""
+        for state in self.packs.values():
+            if isinstance(state, kind):
+                return state
+        raise KeyError(f"this game's rules keep no {kind.__name__}")
+
     # ================================================================ turn flow
 
     def _start(self) -> None:
         for seat in self.rules.seating.seats:
             for name in self.setup.deck_list():
                 self.players[seat].deck.append(self.new_card(name))
-            sovereign = self.rules.units.get("Anointed" if self.setup.anointed else "King")
+            sovereign = self.rules.units.get(self.setup.sovereign)
             for sq in self.rules.home_squares(seat):
                 self.place(Unit(sovereign, seat), parse_square(sq))
         frames = [Frame("#supply", 0, self.active, "system")]
@@ -220,11 +226,8 @@ class Game:
         self.position.to_move = seat
         self.this_turn = TurnState()
         for _, unit in self.position.units():
-            if unit.frozen_until == seat:
-                unit.frozen_until = NOBODY
-            until = unit.owner if unit.uncapturable_until == NOBODY else unit.uncapturable_until
-            if unit.uncapturable and until == seat:
-                unit.uncapturable, unit.uncapturable_until = False, NOBODY
+            if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
+                unit.uncapturable = False
             if unit.owner == seat:
                 unit.frozen = status_at_turn_start(unit.frozen)
         self.order_lock[seat] = status_at_turn_start(self.order_lock[seat])
@@ -238,7 +241,7 @@ class Game:
             if unit.owner == seat:
                 unit.frozen = status_at_turn_end(unit.frozen)
         self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
-        self.last_orders[seat] = sorted(self.this_turn.ordered)
+        self.rules.turn_ended(self, seat)
         self.begin_turn(self.rules.next_seat(self, seat))
 
     def check_outcome(self) -> bool:
@@ -376,7 +379,7 @@ class Game:
         return (
             unit.uid not in self.this_turn.ordered
             and not unit.frozen_now
-            and unit.frozen_until == NOBODY
+            and self.rules.may_take_order(self, unit)
         )
 
     def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:

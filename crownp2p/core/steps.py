@@ -391,7 +391,7 @@ class OrderUnit(Choice):
         move: UnitMove = payload
         unit = g.perform(move, f.seat, as_order=f.as_order)
         if self.after == "uncapturable":
-            unit.protect_until(f.seat)
+            g.rules.protect(g, f.seat, unit)
         elif self.after == "freeze_unit":
             unit.freeze()
         elif self.after == "freeze_adjacent":
@@ -399,7 +399,7 @@ class OrderUnit(Choice):
                 for t in adjacent(c):
                     neighbour = g.position.board[t]
                     if neighbour is not None and neighbour is not unit:
-                        g.rules.freeze_after_capture(g, f.seat, neighbour)
+                        g.rules.freeze_beside_capture(g, f.seat, neighbour)
         if self.remember:
             f.vars[self.remember] = move.to
         return True
@@ -715,7 +715,7 @@ class ProtectSovereigns(Choice):
         if decision == DONE:
             return True
         unit = g.unit_at(payload)
-        unit.protect_until(f.seat)
+        g.rules.protect(g, f.seat, unit)
         if f.as_order:
             g.mark_ordered(unit)
         g.note(f"{g.seat_name(f.seat)}: protects the {unit.kind.name} on {square_name(payload)}")

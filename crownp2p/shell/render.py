@@ -187,12 +187,13 @@ def supply_text(game: Game, unicode: bool = True) -> str:
 
 
 def extra_lines(game: Game, viewer: int, unicode: bool) -> list[str]:
-    view = game.view(viewer)
+    turn = game.view(viewer)["this_turn"]
     lines = []
-    for _viewer, other, names in view["glimpses"]:
-        lines.append(f"Seen in {game.seat_name(other)}'s hand: {counted(names, unicode)}")
-    if view["revealed"]:
-        lines.append(f"Revealed: {counted(view['revealed'], unicode)}")
+    for _viewer, seen in turn["glimpses"]:
+        for other, names in seen:
+            lines.append(f"Seen in {game.seat_name(other)}'s hand: {counted(names, unicode)}")
+    if turn["revealed"]:
+        lines.append(f"Revealed: {counted(turn['revealed'], unicode)}")
     return lines
 
 
