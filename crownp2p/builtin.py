@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .core.cards import CardType
-from .core.setup import NAMED_SUPPLIES
+from .core.setup import NAMED_SUPPLIES, replace_starter
 from .core.standard.cards import CORE, STARTERS, VARIABLE
 from .core.standard.units import STANDARD_UNITS
 from .core.units import UnitType
@@ -42,14 +42,14 @@ def crownp2p_setup_options(register: Callable[[SetupOption], None]) -> None:
         SetupOption(
             "squire",
             "a Squire replaces one Guard in every starting deck",
-            lambda s: replace(s, squire=True),
+            replace_starter("Guard", "Squire"),
         )
     )
     register(
         SetupOption(
             "anointed",
             "both sides start with an Anointed instead of the King",
-            lambda s: replace(s, anointed=True),
+            lambda s: replace(s, sovereign="Anointed"),
         )
     )
 

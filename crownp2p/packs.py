@@ -20,6 +20,7 @@ import pluggy
 from . import __version__, hookspecs
 from .core.cards import CardRegistry, CardType
 from .core.rules import Rules
+from .core.seats import TWO_SEATS, Seating
 from .core.setup import Setup
 from .core.units import UnitRegistry, UnitType
 
@@ -42,6 +43,10 @@ class Variant:
     rules_class: type[Rules] = Rules
     seats: int = 2
     configure: Callable[[Setup], Setup] = lambda setup: setup
+    seating: Seating = TWO_SEATS
+    # What its rules keep besides the engine's state: a dataclass of plain values, made fresh
+    # with no arguments, hashed and saved under the pack's name (game.pack_state(state)).
+    state: type[Any] | None = None
 
 
 @dataclass
@@ -70,6 +75,7 @@ class Catalog:
     supplies: dict[str, tuple[str, ...]] = field(default_factory=dict)
     options: dict[str, SetupOption] = field(default_factory=dict)
     variants: dict[str, Variant] = field(default_factory=dict)
+    variant_packs: dict[str, str] = field(default_factory=dict)  # variant name -> its pack
     packs: list[Pack] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # one line per pack that failed
 
@@ -86,8 +92,9 @@ class Catalog:
         return v.rules_class(
             self.units,
             self.cards,
+            v.seating,
             variable_cards=self.cards_with("variable"),
-            starters=tuple(self.cards_with("starter") + self.cards_with("alternative starter")),
+            states={self.variant_packs[variant]: v.state} if v.state else {},
         )
 
     def setup(
@@ -96,8 +103,6 @@ class Catalog:
         *,
         variant: str = "standard",
         options: Iterable[str] = (),
-        squire: bool = False,
-        anointed: bool = False,
     ) -> Setup:
         """A setup from command-line words; raises PackError with a sentence for the user."""
         from .core.setup import parse_supply
@@ -114,7 +119,7 @@ class Catalog:
                 setup = parse_supply(supply, self.cards_with("variable"), self.cards.names())
             except ValueError as err:
                 raise PackError(str(err)) from None
-        setup = replace(setup, squire=squire, anointed=anointed, variant=variant)
+        setup = replace(setup, variant=variant)
         setup = _guarded(f"the {variant} variant", self.variants[variant].configure, setup)
         for name in options:
             option = self.options.get(name.strip().lower())
@@ -197,6 +202,7 @@ def _collect(catalog: Catalog, pm: pluggy.PluginManager, plugin: object, pack: P
     catalog.supplies.update((n.lower(), p) for n, p in supplies)
     catalog.options.update((o.name.lower(), o) for o in options)
     catalog.variants.update((v.name, v) for v in variants)
+    catalog.variant_packs.update((v.name, pack.name) for v in variants)
     pack.provides = (
         [f"unit:{u.name}" for u in units]
         + [f"card:{c.name}" for c, _ in cards]

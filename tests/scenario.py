@@ -64,14 +64,12 @@ def game(
     data: dict[str, Any] = {
         "fen": fen,
         "players": players,
-        "phase": phase,
+        "this_turn": {"phase": phase, **(counters or {})},
         "active": active,
         "statuses": list(statuses),
     }
     if piles is not None:
         data["setup"] = {"piles": list(piles)}
-    if counters:
-        data["counters"] = counters
     data.update(extra)
     return Game.from_json(RULES, data)
 

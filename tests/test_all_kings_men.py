@@ -109,11 +109,11 @@ def state(
             for s in range(seats)
         ],
         "active": active,
-        "phase": phase,
-        "last_orders": [[uids[sq] for sq in (last_orders or {}).get(s, [])] for s in range(seats)],
+        "this_turn": {"phase": phase, **(counters or {})},
     }
-    if counters:
-        data["counters"] = counters
+    if last_orders:
+        orders = [[s, [uids[sq] for sq in squares]] for s, squares in last_orders.items()]
+        data["packs"] = {"all_kings_men": {"last_orders": orders}}
     return Game.from_json(rules, data)
 
 
@@ -368,13 +368,13 @@ def test_conscript_earns_a_gold_and_a_pawn_and_is_not_trashed(seat, variant) -> 
     )
     assert "play Conscript 1" in legal(g)
     play(g, "play Conscript 1")
-    assert g.gold == 1
+    assert g.this_turn.gold == 1
     assert barracks(g, seat) == ["Pawn"]  # from the Stock
     assert zone(g, seat, "in_play") == ["Conscript"] and zone(g, seat, "hand") == ["Peon"]
     assert [g.cards[c] for c in g.trash] == []
-    assert g.phase == "buy"  # its one action spent
+    assert g.this_turn.phase == "buy"  # its one action spent
     play(g, "treasure Peon")
-    assert g.gold == 2
+    assert g.this_turn.gold == 2
     assert {t for t in legal(g) if t.startswith("buy")} == BUY_AT_TWO[(seat, variant)]
     play(g, "end")  # no buy; housekeeping discards Conscript like any played card
     assert sorted(zone(g, seat, "discard")) == ["Conscript", "Peon"]
@@ -417,7 +417,7 @@ def test_watchman_recalls_a_unit_that_counts_as_ordered(rules, seat) -> None:
         barracks={seat: ["Knight"]},
     )
     play(g, "play Watchman 1")
-    assert g.orders == 1  # the order it used, and one more
+    assert g.this_turn.orders == 1  # the order it used, and one more
     assert g.prompt().kind == "recall"
     assert "recall d3" in legal(g)
     play(g, "recall d3")
@@ -432,7 +432,7 @@ def test_watchman_recalls_a_unit_that_counts_as_ordered(rules, seat) -> None:
     assert legal(g) == {f"deploy Knight {sq}" for sq in ("d1", "d2", "e2", "f1", "f2")}
     play(g, "deploy Knight f1")
     # Executive Action's Action is no order: it may deploy the Pawn.
-    assert g.phase == "action"
+    assert g.this_turn.phase == "action"
     play(g, "play 'Executive Action' 2")
     assert "deploy Pawn d2" in legal(g)
     play(g, "deploy Pawn d2")
@@ -479,8 +479,8 @@ def test_advisor_moves_the_deck_to_the_discard_pile(rules, seat) -> None:
         discards={seat: ["Champion"]},
     )
     play(g, "play Advisor 1")
-    assert g.actions == 1  # the action it used, and one more
-    assert g.phase == "action"
+    assert g.this_turn.actions == 1  # the action it used, and one more
+    assert g.this_turn.phase == "action"
     assert zone(g, seat, "deck") == []
     assert sorted(zone(g, seat, "discard")) == ["Champion", "Clergy", "Guard", "Tower"]
     assert zone(g, seat, "hand") == ["Peon"]  # the hand stays
@@ -635,7 +635,7 @@ def kings_example() -> Game:
     )
     play(g, "march e1 e2")
     pass_until(g, SE)
-    assert g.phase == "order" and g.turn == 3
+    assert g.this_turn.phase == "order" and g.turn == 3
     assert moves_from(g, "e2") == set()
     play(g, "play Guard 2")
     around_e2 = ("d1", "e1", "f1", "d2", "f2", "d3", "e3", "f3")
@@ -665,14 +665,14 @@ def test_the_partner_may_order_the_king_once_it_rested_a_turn(again) -> None:
     if again:
         play(g, "march e2 e3")  # player 1 orders it on his following turn too
     pass_until(g, SE)
-    assert g.phase == "order" and g.turn == 7
+    assert g.this_turn.phase == "order" and g.turn == 7
     king = "e3" if again else "e2"
     assert bool(moves_from(g, king)) is not again
 
 
 def test_the_kings_owner_is_bound_like_any_partner() -> None:
     g = state(TEAM, "K0e1 K1e8 P0a2", last_orders={SE: ["e1"]})
-    assert g.active == SW and g.phase == "order"
+    assert g.active == SW and g.this_turn.phase == "order"
     assert moves_from(g, "e1") == set()
     g = state(TEAM, "K0e1 K1e8 P0a2", last_orders={NW: ["e1"]})  # an opponent's do not count
     assert moves_from(g, "e1") != set()
@@ -726,7 +726,7 @@ def test_spy_swaps_with_a_shared_sovereign_not_an_allys_unit(ordered) -> None:
 
 def test_consort_moves_only_own_units_next_to_own_regals() -> None:
     g = state(TEAM, "K0e1 K1e8 N0b1 Q2d4 P2c2", phase="action", hands={SW: ["Consort", "Peon"]})
-    assert g.phase == "action" and g.active == SW
+    assert g.this_turn.phase == "action" and g.active == SW
     assert "play Consort 2" not in legal(g)  # the ally's Queen is not one of ours
     g = state(TEAM, "K0e1 K1e8 N0b1 Q2d4 P2c2 Q0h4", phase="action", hands={SW: ["Consort"]})
     play(g, "play Consort 2")
@@ -735,7 +735,7 @@ def test_consort_moves_only_own_units_next_to_own_regals() -> None:
 
 def test_subterfuge_swaps_only_own_units() -> None:
     g = state(TEAM, "K0e1 K1e8 N0b1 N2g1", phase="action", hands={SW: ["Subterfuge", "Peon"]})
-    assert g.phase == "action" and g.active == SW
+    assert g.this_turn.phase == "action" and g.active == SW
     assert "play Subterfuge 2" not in legal(g)
     g = state(TEAM, "K0e1 K1e8 N0b1 N2g1 N0c3", phase="action", hands={SW: ["Subterfuge"]})
     play(g, "play Subterfuge 2")
@@ -805,7 +805,7 @@ def test_shield_the_rulebooks_example_player_4s_pawn() -> None:
     pass_until(g, SE)
     assert unit_at(g, "d5").uncapturable
     pass_until(g, NW)
-    assert g.phase == "order"
+    assert g.this_turn.phase == "order"
     assert "march f7 e6" in moves_from(g, "f7")
     assert "attack f7 d5" not in moves_from(g, "f7")  # player 3 cannot capture it
     pass_until(g, SW)
@@ -867,7 +867,7 @@ def test_no_shield_on_an_enemy_oracle_that_captured_without_moving() -> None:
 def test_shield_only_after_the_last_order(then, shielded) -> None:
     g = false_orders_game(SW, orders=2)
     play(g, "play 'False Orders' 1", "march d4 d5", then)
-    assert g.phase == "action" and g.active == NE
+    assert g.this_turn.phase == "action" and g.active == NE
     assert unit_at(g, "d5").uncapturable is shielded
     if then != "end":
         assert not unit_at(g, "e7").uncapturable  # an own unit is never shielded
@@ -887,8 +887,8 @@ def test_astrology_looks_at_one_chosen_opponents_hand() -> None:
     assert g.prompt().kind == "target"
     assert legal(g) == {"target 1", "target 3"}  # the two opponents
     play(g, "target 3")
-    assert (g.orders, g.buys, g.gold) == (1, 2, 1)
-    assert g.view(SW)["glimpses"] == [[SW, NW, ["Clergy", "Guard"]]]
+    assert (g.this_turn.orders, g.this_turn.buys, g.this_turn.gold) == (1, 2, 1)
+    assert g.view(SW)["this_turn"]["glimpses"] == [[SW, [[NW, ["Clergy", "Guard"]]]]]
     assert "hand" not in g.view(SW)["players"][NE]
 
 
@@ -938,11 +938,11 @@ def test_changed_mourning_lasts_until_the_mourning_players_next_turn() -> None:
     assert moves_from(g, "c4") == set()  # no orders until seat 0's next turn
     assert moves_from(g, "e1")  # the King was not next to d5
     pass_until(g, NE)
-    assert g.phase == "order" and moves_from(g, "c6") == set()
+    assert g.this_turn.phase == "order" and moves_from(g, "c6") == set()
     pass_until(g, SE)
-    assert g.phase == "order" and moves_from(g, "e4") == set()
+    assert g.this_turn.phase == "order" and moves_from(g, "e4") == set()
     pass_until(g, NW)  # the other opponent's turn too
-    assert g.phase == "order" and moves_from(g, "e6") == set()
+    assert g.this_turn.phase == "order" and moves_from(g, "e6") == set()
     assert moves_from(g, "e8")
     pass_until(g, SW)
     assert moves_from(g, "c4") == {"march c4 c5"}
@@ -959,9 +959,8 @@ def test_changed_mourning_survives_a_saved_state() -> None:
 
 def test_explicit_state_accepts_frozen_until() -> None:
     data = state(TEAM, "K0e1 K1e8 N1c6", active=NE).to_json()
-    for entry in data["board"]:
-        if entry["square"] == "c6":
-            entry["frozen_until"] = SW
+    (c6,) = [entry["uid"] for entry in data["board"] if entry["square"] == "c6"]
+    data["packs"]["all_kings_men"]["frozen_until"] = [[c6, SW]]
     g = Game.from_json(TEAM, data)
     assert moves_from(g, "c6") == set()
 
@@ -1045,7 +1044,12 @@ def check_invariants(g: Game, owner: dict[int, int], start: list[dict[str, int]]
     # One unit per square, each unit once.
     units = [u for _, u in g.position.units()]
     assert len({id(u) for u in units}) == len(units) == len({u.uid for u in units})
-    assert g.orders >= 0 and g.actions >= 0 and g.buys >= 0 and g.gold >= 0
+    assert (
+        g.this_turn.orders >= 0
+        and g.this_turn.actions >= 0
+        and g.this_turn.buys >= 0
+        and g.this_turn.gold >= 0
+    )
 
 
 def check_views(g: Game) -> None:
@@ -1054,7 +1058,7 @@ def check_views(g: Game) -> None:
         for other, p in enumerate(view["players"]):
             assert ("hand" in p) == (not TEAM.seating.are_enemies(viewer, other))
             assert isinstance(p["deck"], int)
-        assert all(x[0] == viewer for x in view["glimpses"])
+        assert all(x[0] == viewer for x in view["this_turn"]["glimpses"])
         assert ("legal" in view) == (g.prompt().seat == viewer)
 
 

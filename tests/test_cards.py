@@ -157,8 +157,8 @@ def test_training_trashes_the_card_and_fills_the_barracks(card, trained, count) 
     assert barracks(g, 0) == [trained] * count
     assert hand(g, 0) == ["Clergy"]
     assert zone(g, 0, "in_play") == []
-    assert g.actions == 0
-    assert g.phase == "buy"
+    assert g.this_turn.actions == 0
+    assert g.this_turn.phase == "buy"
 
 
 @pytest.mark.parametrize("card", NOT_TRAINING)
@@ -173,7 +173,7 @@ def test_a_unit_trained_this_turn_waits_in_the_barracks() -> None:
     # Orders come before actions: the new Pawn can only be deployed on a later turn.
     g = game(fen("Ke1 ke8"), hand=["Peon", "Clergy"], phase="action")
     play(g, "train Peon")
-    assert g.phase == "buy"
+    assert g.this_turn.phase == "buy"
     assert not any(t.startswith("deploy") for t in legal_texts(g))
     assert all(at(g, s) in (None, "King0", "King1") for s in ALL_SQUARES)
 
@@ -184,10 +184,10 @@ def test_a_unit_trained_this_turn_waits_in_the_barracks() -> None:
 def test_peon_treasure_gives_one_gold() -> None:
     g = game(fen("Ke1 ke8"), hand=["Peon", "Peon"], phase="buy")
     play(g, "treasure Peon")
-    assert g.gold == 1
+    assert g.this_turn.gold == 1
     assert hand(g, 0) == ["Peon"]
     assert zone(g, 0, "in_play") == ["Peon"]
-    assert g.buys == 1
+    assert g.this_turn.buys == 1
 
 
 def test_guard_deploys_any_unit_next_to_a_sovereign() -> None:
@@ -199,7 +199,7 @@ def test_guard_deploys_any_unit_next_to_a_sovereign() -> None:
     play(g, "deploy Rook f5")
     assert at(g, "f5") == "Rook0"
     assert barracks(g, 0) == []
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert zone(g, 0, "in_play") == ["Guard"]
     # The card ordered the Rook: it cannot march or attack this turn.
     assert moves_from(g, "f5") == set()
@@ -217,7 +217,7 @@ def test_squire_deploys_any_unit_on_the_second_rank() -> None:
     play(g, "deploy Rook b2")
     assert at(g, "b2") == "Rook0"
     assert barracks(g, 0) == []
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "b2") == set()
 
 
@@ -239,21 +239,21 @@ def test_champion_action_draws_one_with_a_buy_and_two_gold() -> None:
     assert hand(g, 0) == ["Peon", "Tower"]
     assert zone(g, 0, "deck") == ["Clergy"]
     assert zone(g, 0, "in_play") == ["Champion"]
-    assert (g.actions, g.buys, g.gold) == (0, 2, 2)
-    assert g.phase == "buy"
+    assert (g.this_turn.actions, g.this_turn.buys, g.this_turn.gold) == (0, 2, 2)
+    assert g.this_turn.phase == "buy"
 
 
 def test_clergy_treasure_gives_two_gold() -> None:
     g = game(fen("Ke1 ke8"), hand=["Clergy", "Peon"], phase="buy")
     play(g, "treasure Clergy")
-    assert g.gold == 2
+    assert g.this_turn.gold == 2
     assert hand(g, 0) == ["Peon"]
 
 
 def test_tower_treasure_gives_three_gold() -> None:
     g = game(fen("Ke1 ke8"), hand=["Tower", "Peon"], phase="buy")
     play(g, "treasure Tower")
-    assert g.gold == 3
+    assert g.this_turn.gold == 3
     assert hand(g, 0) == ["Peon"]
 
 
@@ -262,7 +262,7 @@ def test_consort_moves_a_non_sovereign_next_to_a_different_regal_unit() -> None:
     # Action, so it may still move a unit that has had its order.
     g = game(fen("Qd4 Ke1 Na1 Ch1 ke8"), hand=["Consort"])
     play(g, "march a1 b3")
-    assert g.phase == "action"
+    assert g.this_turn.phase == "action"
     play(g, "play Consort 2")
     around_d4 = ["c3", "d3", "e3", "c4", "e4", "c5", "d5", "e5"]
     around_h1 = ["g1", "g2", "h2"]
@@ -294,7 +294,7 @@ def test_academy_gives_an_order_and_deploys_a_foot_unit() -> None:
     play(g, "deploy Pawn d2")
     assert at(g, "d2") == "Pawn0"
     assert barracks(g, 0) == ["Rook"]
-    assert g.orders == 1  # 1 - 1 (the card) + 1
+    assert g.this_turn.orders == 1  # 1 - 1 (the card) + 1
     texts = legal_texts(g)
     assert "deploy Rook a1" in texts
     assert moves_from(g, "d2") == set()
@@ -339,9 +339,9 @@ def test_armor_lets_a_warlord_march_in_place() -> None:
 def test_astrology_gives_order_buy_gold_and_shows_the_opponents_hand() -> None:
     g = game(fen("Ke1 ke8"), hand=["Astrology"], opp_hand=["Tower", "Peon", "Guard"])
     play(g, "play Astrology 2")
-    assert (g.orders, g.buys, g.gold) == (1, 2, 1)
-    assert g.glimpses == {0: {1: ["Guard", "Peon", "Tower"]}}
-    assert g.phase == "order"
+    assert (g.this_turn.orders, g.this_turn.buys, g.this_turn.gold) == (1, 2, 1)
+    assert g.this_turn.glimpses == {0: {1: ["Guard", "Peon", "Tower"]}}
+    assert g.this_turn.phase == "order"
 
 
 def test_aviary_moves_a_regal_unit_to_an_unthreatened_square() -> None:
@@ -370,7 +370,7 @@ def test_aviary_moves_a_regal_unit_to_an_unthreatened_square() -> None:
     play(g, "move d4 b2")
     assert at(g, "b2") == "Queen0"
     assert at(g, "d4") is None
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "b2") == set()
 
 
@@ -381,7 +381,7 @@ def test_bureaucracy_gives_an_order_and_moves_a_foot_unit() -> None:
     play(g, "attack e4 d5")
     assert at(g, "d5") == "Pawn0"
     assert at(g, "e4") is None
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "d5") == set()
     assert "march a1 a2" in legal_texts(g)
 
@@ -395,7 +395,7 @@ def test_destiny_draws_and_morphs_a_board_unit() -> None:
     )
     play(g, "play Destiny 2")
     assert hand(g, 0) == ["Clergy", "Executive Action", "Tower"]
-    assert g.actions == 1
+    assert g.this_turn.actions == 1
     # Forced: only training cards, and no way to decline.
     assert options(g) == {"trash Tower", "trash Clergy"}
     play(g, "trash Tower")
@@ -405,7 +405,7 @@ def test_destiny_draws_and_morphs_a_board_unit() -> None:
     assert barracks(g, 0) == ["Pawn"]
     assert trash(g) == ["Tower"]
     assert hand(g, 0) == ["Clergy", "Executive Action"]
-    assert g.phase == "action" and g.actions == 1
+    assert g.this_turn.phase == "action" and g.this_turn.actions == 1
 
 
 def test_destiny_can_morph_a_barracks_unit() -> None:
@@ -433,9 +433,9 @@ def test_executive_action_order_draws_two_and_gives_an_action() -> None:
     play(g, "play 'Executive Action' 1")
     assert hand(g, 0) == ["Peon", "Tower"]
     assert zone(g, 0, "deck") == ["Clergy"]
-    assert g.actions == 2
-    assert g.orders == 0
-    assert g.phase == "action"
+    assert g.this_turn.actions == 2
+    assert g.this_turn.orders == 0
+    assert g.this_turn.phase == "action"
 
 
 def test_executive_action_action_deploys_by_the_normal_rules() -> None:
@@ -480,7 +480,7 @@ def test_false_orders_capture_and_the_owner_cannot_order_it_next_turn() -> None:
     assert g.log[-1].startswith("blue: gold's Knight c6-b4 captures")  # who moved whose
     knight = unit(g, "b4")
     assert knight.frozen == 1
-    assert knight.uid in g.ordered
+    assert knight.uid in g.this_turn.ordered
     assert moves_from(g, "b4") == set()  # ordered: blue cannot use it again either
     play(g, "end")
     # Gold's turn: the Knight cannot take orders; the Pawn and the King can.
@@ -502,7 +502,7 @@ def test_false_orders_reveals_the_opponents_top_card(choice, deck_after, trashed
     assert "play 'False Orders' 2" in legal_texts(g)
     play(g, "play 'False Orders' 2")
     assert options(g) == {"trash Tower", "keep Tower"}
-    assert "Tower" in g.revealed
+    assert "Tower" in g.this_turn.revealed
     play(g, f"{choice} Tower")
     assert zone(g, 1, "deck") == deck_after
     assert trash(g) == trashed
@@ -511,7 +511,7 @@ def test_false_orders_reveals_the_opponents_top_card(choice, deck_after, trashed
 def test_fog_marches_a_mounted_unit_that_already_had_its_order() -> None:
     g = game(fen("Nb1 Ke1 pd5 ke8"), hand=["Fog"])
     play(g, "march b1 c3")
-    assert g.phase == "action"
+    assert g.this_turn.phase == "action"
     play(g, "play Fog 2")
     # From c3: a2 a4 b1 b5 d1 e2 e4; d5 holds a gold Pawn and Fog does not attack.
     assert options(g) == {f"march c3 {s}" for s in ("a2", "a4", "b1", "b5", "d1", "e2", "e4")}
@@ -527,7 +527,7 @@ def test_heir_marches_a_sovereign_only_to_unthreatened_squares() -> None:
     assert options(g) == {"march e1 d2", "march e1 e2"}
     play(g, "march e1 e2")
     assert at(g, "e2") == "King0"
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "e2") == set()
     assert "march g6 e5" in legal_texts(g)
 
@@ -542,11 +542,11 @@ def test_heir_avoids_squares_a_pawn_attacks() -> None:
 def test_legend_counts_treasure_effects_played_before_it() -> None:
     g = game(fen("Ke1 ke8"), hand=["Legend", "Peon", "Clergy", "Legend"], phase="buy")
     play(g, "treasure Legend")
-    assert g.gold == 0  # nothing before it
+    assert g.this_turn.gold == 0  # nothing before it
     play(g, "treasure Peon", "treasure Clergy")
-    assert g.gold == 3
+    assert g.this_turn.gold == 3
     play(g, "treasure Legend")
-    assert g.gold == 6  # Legend, Peon and Clergy came before it
+    assert g.this_turn.gold == 6  # Legend, Peon and Clergy came before it
 
 
 MOURNING_POSITION = fen("Qd1 Ka1 nd5 pc6 re4 ba5 ke8")
@@ -581,7 +581,7 @@ def test_mourning_next_to_our_own_unit_barred_now_keeps_it_barred_and_bars_it_ag
     )
     assert moves_from(g, "d4") == set()
     play(g, "play Mourning 2", "attack a5 e5")
-    assert g.orders == 1 and moves_from(g, "d4") == set()  # still barred this turn
+    assert g.this_turn.orders == 1 and moves_from(g, "d4") == set()  # still barred this turn
     for turn_of in (1, 0):  # on to gold's turn, then back to blue's
         while g.active != turn_of:
             play(g, "end")
@@ -618,7 +618,7 @@ def test_onslaught_marches_or_deploys_up_to_four_foot_units() -> None:
     play(g, "march c3 c4")
     # Four units moved: the card is over, one normal order is left.
     assert g.stack == []
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert [at(g, s) for s in ("a4", "b3", "d2", "c4")] == ["Pawn0"] * 4
     assert barracks(g, 0) == ["Rook"]
     assert "march g2 g3" in legal_texts(g)
@@ -628,7 +628,7 @@ def test_onslaught_marches_or_deploys_up_to_four_foot_units() -> None:
 def test_onslaught_may_stop_early() -> None:
     g = game(fen("Pa2 Ke1 ke8"), hand=["Onslaught"], counters={"orders": 2})
     play(g, "play Onslaught 2", "done")
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert at(g, "a2") == "Pawn0"
     assert "march a2 a3" in legal_texts(g)
 
@@ -638,8 +638,8 @@ def test_patronage_draws_one_with_an_action_and_a_gold() -> None:
     play(g, "play Patronage 2")
     assert hand(g, 0) == ["Tower"]
     assert zone(g, 0, "deck") == ["Peon"]
-    assert (g.actions, g.gold) == (1, 1)
-    assert g.phase == "action"
+    assert (g.this_turn.actions, g.this_turn.gold) == (1, 1)
+    assert g.this_turn.phase == "action"
 
 
 def test_quartermaster_deploys_two_units_to_different_first_rank_squares() -> None:
@@ -652,7 +652,7 @@ def test_quartermaster_deploys_two_units_to_different_first_rank_squares() -> No
     play(g, "deploy Pawn b1")
     assert (at(g, "a1"), at(g, "b1")) == ("Rook0", "Pawn0")
     assert barracks(g, 0) == []
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "a1") == moves_from(g, "b1") == set()
 
 
@@ -665,12 +665,12 @@ def test_quartermaster_needs_two_empty_first_rank_squares() -> None:
 def test_quartermaster_treasure_gold_buy_and_discount() -> None:
     g = game(fen("Ke1 ke8"), hand=["Quartermaster"], phase="buy", counters={"gold": 5})
     play(g, "treasure Quartermaster")
-    assert (g.gold, g.buys, g.discount) == (6, 2, 1)
+    assert (g.this_turn.gold, g.this_turn.buys, g.this_turn.discount) == (6, 2, 1)
     buyable = {name for name, cost in FIRST_GAME_COSTS.items() if cost - 1 <= 6}
     assert buyable == affordable(7)
     assert {t for t in legal_texts(g) if t.startswith("buy")} == {f"buy {n}" for n in buyable}
     play(g, "buy Tower")  # 6 - 1
-    assert (g.gold, g.buys) == (1, 1)
+    assert (g.this_turn.gold, g.this_turn.buys) == (1, 1)
     assert zone(g, 0, "discard") == ["Tower"]
     assert g.supply["Tower"] == 7
     assert "buy Champion" in legal_texts(g)  # 2 - 1 = 1
@@ -679,13 +679,13 @@ def test_quartermaster_treasure_gold_buy_and_discount() -> None:
 def test_quartermaster_discount_never_goes_below_zero() -> None:
     g = game(fen("Ke1 ke8"), hand=["Quartermaster"] * 3, phase="buy")
     play(g, "treasure Quartermaster", "treasure Quartermaster", "treasure Quartermaster")
-    assert (g.gold, g.buys, g.discount) == (3, 4, 3)
+    assert (g.this_turn.gold, g.this_turn.buys, g.this_turn.discount) == (3, 4, 3)
     play(g, "buy Champion")  # 2 - 3 is 0, not -1: no gold back
-    assert (g.gold, g.buys) == (3, 3)
+    assert (g.this_turn.gold, g.this_turn.buys) == (3, 3)
     play(g, "buy Versatility")
-    assert (g.gold, g.buys) == (3, 2)
+    assert (g.this_turn.gold, g.this_turn.buys) == (3, 2)
     play(g, "buy Clergy")  # 3 - 3
-    assert (g.gold, g.buys) == (3, 1)
+    assert (g.this_turn.gold, g.this_turn.buys) == (3, 1)
 
 
 def test_refiner_morphs_a_barracks_unit() -> None:
@@ -697,7 +697,7 @@ def test_refiner_morphs_a_barracks_unit() -> None:
     )
     play(g, "play Refiner 1")
     assert hand(g, 0) == ["Executive Action", "Peon", "Tower"]
-    assert g.actions == 1
+    assert g.this_turn.actions == 1
     assert options(g) == {"trash Tower", "trash Peon"}
     play(g, "trash Tower")
     # Only the Barracks: the Knight on b1 and the King stay as they are.
@@ -713,7 +713,7 @@ def test_refiner_trashes_a_card_to_gain_one_costing_up_to_two_more() -> None:
     g = game(fen("Ke1 ke8"), hand=["Refiner", "Clergy"], deck=["Peon"], phase="action")
     play(g, "play Refiner 2")
     assert hand(g, 0) == ["Clergy", "Peon"]
-    assert g.actions == 1
+    assert g.this_turn.actions == 1
     assert options(g) == {"trash Clergy", "trash Peon"}
     play(g, "trash Clergy")
     assert options(g) == {f"gain {n}" for n in affordable(3 + 2)}
@@ -750,7 +750,7 @@ def test_sanctuary_marches_a_heavy_unit_next_to_a_friend_then_moves_the_friend()
     assert options(g) == {"move b4 a3", "move b4 a5", "move b4 b3", "move b4 b5"}
     play(g, "move b4 b5")
     assert (at(g, "a4"), at(g, "b5"), at(g, "b4")) == ("Rook0", "Knight0", None)
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "a4") == moves_from(g, "b5") == set()
     assert "march e1 e2" in legal_texts(g)
 
@@ -758,14 +758,14 @@ def test_sanctuary_marches_a_heavy_unit_next_to_a_friend_then_moves_the_friend()
 def test_sanctuary_order_draws_two_then_discards_two() -> None:
     g = game(fen("Ke1 ke8"), hand=["Sanctuary", "Peon"], deck=["Tower", "Clergy", "Guard"])
     play(g, "play Sanctuary 2")
-    assert (g.orders, g.gold) == (1, 1)
+    assert (g.this_turn.orders, g.this_turn.gold) == (1, 1)
     assert hand(g, 0) == ["Clergy", "Peon", "Tower"]
     assert options(g) == {"discard Peon", "discard Tower", "discard Clergy"}  # no "done"
     play(g, "discard Peon", "discard Clergy")
     assert hand(g, 0) == ["Tower"]
     assert zone(g, 0, "discard") == ["Peon", "Clergy"]
     assert zone(g, 0, "deck") == ["Guard"]
-    assert g.phase == "order"
+    assert g.this_turn.phase == "order"
 
 
 @pytest.mark.parametrize("put_back", [True, False])
@@ -775,7 +775,7 @@ def test_scribes_draws_three_gives_a_buy_and_may_topdeck(put_back) -> None:
     )
     play(g, "play Scribes 2")
     assert hand(g, 0) == ["Clergy", "Peon", "Tower"]
-    assert g.buys == 2
+    assert g.this_turn.buys == 2
     assert options(g) == {"topdeck Peon", "topdeck Tower", "topdeck Clergy", "done"}
     if put_back:
         play(g, "topdeck Tower")
@@ -813,7 +813,7 @@ def test_stables_action_draws_two_action_buy_then_topdecks() -> None:
     )
     play(g, "play Stables 2")
     assert hand(g, 0) == ["Clergy", "Peon", "Tower"]
-    assert (g.actions, g.buys) == (1, 2)
+    assert (g.this_turn.actions, g.this_turn.buys) == (1, 2)
     assert options(g) == {"topdeck Peon", "topdeck Tower", "topdeck Clergy"}  # must
     play(g, "topdeck Peon")
     assert zone(g, 0, "deck") == ["Peon", "Guard"]
@@ -850,7 +850,7 @@ def test_temple_gives_an_order_and_marches_a_pious_unit() -> None:
     assert options(g) == {"march c1 d2", "march c1 b2", "march c1 a3"}  # not attack c1 e3
     play(g, "march c1 a3")
     assert at(g, "a3") == "Bishop0"
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "a3") == set()
 
 
@@ -861,7 +861,7 @@ def test_versatility_discards_up_to_four_and_draws_as_many() -> None:
         deck=["Clergy", "Champion", "Legend"],
     )
     play(g, "play Versatility 2")
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert options(g) == {"discard Peon", "discard Guard", "discard Tower", "done"}
     play(g, "discard Peon", "discard Guard", "done")
     assert hand(g, 0) == ["Champion", "Clergy", "Tower"]
@@ -882,7 +882,7 @@ def test_vigilance_draws_one_action_buy_two_gold_then_topdecks() -> None:
     g = game(fen("Ke1 ke8"), hand=["Vigilance", "Peon"], deck=["Tower", "Clergy"], phase="action")
     play(g, "play Vigilance 2")
     assert hand(g, 0) == ["Peon", "Tower"]
-    assert (g.actions, g.buys, g.gold) == (1, 2, 2)
+    assert (g.this_turn.actions, g.this_turn.buys, g.this_turn.gold) == (1, 2, 2)
     assert options(g) == {"topdeck Peon", "topdeck Tower"}  # must
     play(g, "topdeck Tower")
     assert zone(g, 0, "deck") == ["Tower", "Clergy"]
@@ -892,7 +892,7 @@ def test_vigilance_draws_one_action_buy_two_gold_then_topdecks() -> None:
 def test_wish_finds_the_named_card_and_discards_the_rest() -> None:
     g = game(fen("Ke1 ke8"), hand=["Wish"], deck=["Peon", "Guard", "Tower", "Clergy"])
     play(g, "play Wish 1")
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert {"name Tower", "name Peon", "name Guard", "name Consort"} <= options(g)
     play(g, "name Tower")
     assert hand(g, 0) == ["Tower"]
@@ -912,7 +912,7 @@ def test_wish_protects_chosen_sovereigns_and_locks_order_cards_next_turn() -> No
     # Gold Rook e5 could capture the King on e1; gold Bishop f5 the Anointed on h3.
     g = game(fen("Ke1 Ah3 re5 bf5 ke8"), hand=["Wish"], deck=["Astrology"] + ["Peon"] * 4)
     play(g, "play Wish 2")
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert options(g) == {"protect e1", "protect h3", "done"}
     play(g, "protect e1")
     assert options(g) == {"protect h3", "done"}
@@ -935,7 +935,7 @@ def test_wish_protects_chosen_sovereigns_and_locks_order_cards_next_turn() -> No
     assert "play Astrology 2" not in legal_texts(g)
     assert "march e1 e2" in legal_texts(g)
     play(g, "end")
-    assert g.phase == "action"
+    assert g.this_turn.phase == "action"
     assert "train Astrology" in legal_texts(g)
 
 
@@ -958,9 +958,9 @@ def test_wish_lock_lasts_one_turn_only() -> None:
 def test_after_buying_no_more_treasures() -> None:
     g = game(fen("Ke1 ke8"), hand=["Clergy", "Clergy", "Peon"], phase="buy", counters={"buys": 2})
     play(g, "treasure Clergy", "treasure Clergy")
-    assert g.gold == 4
+    assert g.this_turn.gold == 4
     play(g, "buy Champion")
-    assert (g.gold, g.buys) == (2, 1)
+    assert (g.this_turn.gold, g.this_turn.buys) == (2, 1)
     texts = legal_texts(g)
     assert "buy Champion" in texts
     assert "treasure Peon" not in texts
@@ -988,7 +988,7 @@ def test_an_empty_pile_cannot_be_bought() -> None:
         supply=[["Tower", 0], ["Champion", 1], ["Clergy", 8], ["Consort", 4]],
     )
     play(g, "treasure Tower", "treasure Tower", "treasure Tower")
-    assert g.gold == 9
+    assert g.this_turn.gold == 9
     assert {t for t in legal_texts(g) if t.startswith("buy")} == {
         "buy Champion",
         "buy Clergy",
@@ -1007,7 +1007,7 @@ def test_buying_costs_gold_and_a_buy_and_is_limited_by_both() -> None:
     )
     play(g, "treasure Tower", "treasure Tower")
     play(g, "buy Legend")
-    assert (g.gold, g.buys) == (2, 1)
+    assert (g.this_turn.gold, g.this_turn.buys) == (2, 1)
     assert {t for t in legal_texts(g) if t.startswith("buy")} == {
         "buy Champion",
         "buy Versatility",
@@ -1022,7 +1022,7 @@ def test_buying_costs_gold_and_a_buy_and_is_limited_by_both() -> None:
 def test_one_order_per_unit_per_turn() -> None:
     g = game(fen("Ra1 Ke1 pa6 ke8"), counters={"orders": 2})
     play(g, "march a1 a3")
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "a3") == set()  # cannot march again, nor attack a6
     assert "march e1 e2" in legal_texts(g)
 
@@ -1031,14 +1031,14 @@ def test_a_unit_deployed_this_turn_cannot_march() -> None:
     g = game(fen("Ke1 ke8", blue="R"), counters={"orders": 2})
     play(g, "deploy Rook a1")
     assert at(g, "a1") == "Rook0"
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "a1") == set()
 
 
 def test_orders_and_actions_run_out() -> None:
     g = game(fen("Ra1 Ke1 ke8"), hand=["Patronage", "Champion", "Clergy"], deck=["Tower"])
     play(g, "march a1 a2")
-    assert g.phase == "action"  # the one order is used
+    assert g.this_turn.phase == "action"  # the one order is used
     play(g, "play Champion 2")
-    assert g.phase == "buy"  # the one action is used: Patronage is not playable now
+    assert g.this_turn.phase == "buy"  # the one action is used: Patronage is not playable now
     assert "play Patronage 2" not in legal_texts(g)

@@ -171,7 +171,7 @@ async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes()
     with trio.fail_after(25):
         async with trio.open_nursery() as nursery:
             table, _ = await seat_a_person(nursery, 2, lambda r: lines.extend(r.lines), max_turns=3)
-            assert table.game.phase == "order"
+            assert table.game.this_turn.phase == "order"
             before = len(table.record.steps)
             for _ in range(4):  # typed at once: the last one after our turn is over
                 assert not table.handle("end").lines
@@ -191,7 +191,7 @@ async def test_a_line_typed_during_treasure_all_waits_for_every_treasure() -> No
             for _ in range(60):  # on to a buy phase with two Peons or more in hand
                 await wait_until(lambda: table.legal(), "our turn")
                 hand = [table.game.cards[c] for c in table.game.players[table.seat].hand]
-                if table.game.phase == "buy" and hand.count("Peon") >= 2:
+                if table.game.this_turn.phase == "buy" and hand.count("Peon") >= 2:
                     break  # two gold at least: enough for a Champion
                 table.handle("end")
                 await wait_until(lambda: not table.pending, "our step")
@@ -220,11 +220,11 @@ async def test_a_typed_ahead_line_that_cannot_be_played_drops_the_lines_after_it
     with trio.fail_after(25):
         async with trio.open_nursery() as nursery:
             table, _ = await seat_a_person(nursery, 2, lambda r: lines.extend(r.lines))
-            assert table.game.phase == "order"
+            assert table.game.this_turn.phase == "order"
             for line in ("end", "buy Tower", "end"):  # no Tower to buy in the action phase
                 assert not table.handle(line).lines
             await wait_until(lambda: "Not played: `end`." in lines, "the drop")
-            assert table.game.phase == "action" and table.legal()  # still ours to decide
+            assert table.game.this_turn.phase == "action" and table.legal()  # still ours to decide
             table.leave()
     said = lines[: lines.index("Not played: `end`.")]
     assert any("buys come in the buy phase" in line for line in said), lines  # why not

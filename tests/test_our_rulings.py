@@ -74,19 +74,19 @@ def test_uncapturable_unit_is_not_threatened() -> None:
 
 def test_empty_phases_are_skipped() -> None:
     g = game("4k3/8/8/8/8/8/8/4K3", hand=["Peon"], counters={"orders": 0})
-    assert g.phase == "action"  # no orders left: straight to the action phase
+    assert g.this_turn.phase == "action"  # no orders left: straight to the action phase
     assert legal_texts(g) == ["train Peon", "end"]
     play(g, "train Peon")
     # No actions left, and nothing in the Supply costs 0: buying is skipped too.
-    assert (g.turn, g.active, g.phase) == (2, 1, "order")
+    assert (g.turn, g.active, g.this_turn.phase) == (2, 1, "order")
 
 
 def test_game_ends_only_at_the_end_of_the_turn() -> None:
     g = game("4k3/4R3/8/8/8/8/8/4K3", hand=["Peon"])
     play(g, "attack e7 e8")
-    assert not g.over and g.phase == "action"
+    assert not g.over and g.this_turn.phase == "action"
     play(g, "end")
-    assert not g.over and g.phase == "buy"
+    assert not g.over and g.this_turn.phase == "buy"
     play(g, "end")
     assert g.over and g.winner == 0
 
@@ -119,7 +119,7 @@ def test_one_deploy_decision_per_type_and_square() -> None:
 def test_drawing_from_nothing_draws_what_it_can() -> None:
     g = game("4k3/8/8/8/8/8/8/4K3", hand=["Champion"], deck=[], discard=[], phase="action")
     play(g, "play Champion 2")
-    assert hand(g, 0) == [] and g.gold == 2 and g.buys == 2
+    assert hand(g, 0) == [] and g.this_turn.gold == 2 and g.this_turn.buys == 2
 
 
 def test_wish_protection_orders_the_sovereign() -> None:
@@ -189,7 +189,9 @@ def test_refiner_trashes_even_with_an_empty_barracks() -> None:
     play(g, "trash Tower")
     assert [g.cards[c] for c in g.trash] == ["Tower"]
     assert hand(g, 0) == ["Patronage", "Wish"]
-    assert g.phase == "action" and g.stack == []  # the morph had no Barracks unit: skipped
+    assert (
+        g.this_turn.phase == "action" and g.stack == []
+    )  # the morph had no Barracks unit: skipped
 
 
 def test_refiner_uses_current_costs() -> None:

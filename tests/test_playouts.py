@@ -21,7 +21,7 @@ RULES = standard_rules()
 SUPPLIES = [Setup(piles=p) for p in NAMED_SUPPLIES.values()] + [
     Setup(piles=(), fill_piles=RANDOM_PILES),
     Setup(piles=tuple(RULES.variable_cards)),  # every variable card at once
-    Setup(squire=True, anointed=True),
+    Setup(starting_deck=(("Peon", 6), ("Guard", 3), ("Squire", 1)), sovereign="Anointed"),
 ]
 SEEDS = range(240)
 MAX_TURNS = 60
@@ -40,7 +40,12 @@ def check_invariants(g: Game, start_supply: dict[str, int]) -> None:
     units = [u for _, u in g.position.units()]
     assert len({id(u) for u in units}) == len(units)
     assert len({u.uid for u in units}) == len(units)
-    assert g.orders >= 0 and g.actions >= 0 and g.buys >= 0 and g.gold >= 0
+    assert (
+        g.this_turn.orders >= 0
+        and g.this_turn.actions >= 0
+        and g.this_turn.buys >= 0
+        and g.this_turn.gold >= 0
+    )
     # A view never shows another seat's hand.
     for seat in range(len(g.players)):
         view = g.view(seat)

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -72,11 +73,27 @@ class SamplePack:
     @hookimpl
     def crownp2p_variants(self, register: Any) -> None:
         register(Variant("gold-first", "gold moves first", GoldFirst))
+        register(Variant("tally", "the rules count each seat's turns", Tally, state=TurnTally))
 
 
 class GoldFirst(Rules):
     def first_seat(self) -> int:
         return 1
+
+
+@dataclass
+class TurnTally:
+    """A variant's own state: no field of it is known to core."""
+
+    turns: dict[int, int] = field(default_factory=dict)  # seat -> turns begun
+    last: str = ""
+
+
+class Tally(Rules):
+    def turn_started(self, game: Game, seat: int) -> None:
+        tally = game.pack_state(TurnTally)
+        tally.turns[seat] = tally.turns.get(seat, 0) + 1
+        tally.last = self.seat_name(seat)
 
 
 def dealt(game: Game) -> Game:
@@ -132,18 +149,18 @@ def test_crownp2p_cards_adds_a_card_that_plays(catalog) -> None:
     data = game.to_json()
     data["players"][0]["hand"] = ["Scout", "Peon"]
     data["players"][0]["deck"] = ["Guard", "Peon", "Peon"]
-    data["phase"] = "action"
+    data["this_turn"]["phase"] = "action"
     game = Game.from_json(rules, data)
     game.apply(("play", "Scout", "1"))
     hand = sorted(game.cards[c] for c in game.players[0].hand)
-    assert hand == ["Guard", "Peon", "Peon"] and game.actions == 1
+    assert hand == ["Guard", "Peon", "Peon"] and game.this_turn.actions == 1
 
 
 def test_crownp2p_cards_training_a_new_unit(catalog) -> None:
     rules = catalog.rules()
     data = dealt(Game(rules, catalog.setup("Roost"))).to_json()
     data["players"][0]["hand"] = ["Roost"]
-    data["phase"] = "action"
+    data["this_turn"]["phase"] = "action"
     game = Game.from_json(rules, data)
     game.apply(("train", "Roost"))
     assert [k.name for k in game.position.barracks[0]] == ["Wyvern"]
@@ -285,3 +302,45 @@ def test_plugins_text_lists_what_each_pack_adds() -> None:
     assert out.returncode == 0
     assert re.search(r"^crownp2p \S+$", out.stdout, re.M)
     assert "Variants: standard" in out.stdout
+
+
+# ------------------------------------------------------------------ a variant's own state
+
+
+def test_a_variant_keeps_its_own_state_without_touching_core(catalog) -> None:
+    game = dealt(Game(catalog.rules("tally"), catalog.setup(variant="tally")))
+    game.apply(("end",))
+    while game.prompt().seat == CHANCE or game.active == 0:
+        game.apply(("seed", "42" * 32) if game.prompt().seat == CHANCE else ("end",))
+    assert game.pack_state(TurnTally) == TurnTally(turns={0: 1, 1: 1}, last="gold")
+    # Saved under the pack's name, as plain data.
+    assert game.to_json()["packs"] == {"test_pack": {"turns": [[0, 1], [1, 1]], "last": "gold"}}
+
+
+def test_a_variants_state_round_trips_and_is_hashed(catalog) -> None:
+    rules = catalog.rules("tally")
+    game = dealt(Game(rules, catalog.setup(variant="tally")))
+    game.pack_state(TurnTally).turns[1] = 7
+    restored = Game.from_json(rules, json.loads(json.dumps(game.to_json())))
+    assert restored.pack_state(TurnTally) == TurnTally(turns={0: 1, 1: 7}, last="blue")
+    assert restored.state_hash() == game.state_hash()
+    before = game.state_hash()
+    game.pack_state(TurnTally).last = "somebody else"
+    assert game.state_hash() != before
+
+
+def test_a_missing_variant_state_starts_fresh(catalog) -> None:
+    rules = catalog.rules("tally")
+    data = dealt(Game(rules, catalog.setup(variant="tally"))).to_json()
+    del data["packs"]
+    assert Game.from_json(rules, data).pack_state(TurnTally) == TurnTally()
+
+
+def test_a_game_carries_no_state_of_variants_it_does_not_play(catalog) -> None:
+    # The base game's state (and hash) does not depend on which packs are installed.
+    game = dealt(Game(catalog.rules(), catalog.setup()))
+    assert game.to_json()["packs"] == {}
+    plain = dealt(Game(load(entry_points=False).rules(), catalog.setup()))
+    assert plain.state_hash() == game.state_hash()
+    with pytest.raises(KeyError, match="no TurnTally"):
+        game.pack_state(TurnTally)

@@ -18,7 +18,7 @@ from crownp2p.core.movement import KNIGHT, Leap
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import FIRST_GAME, TOURNAMENT
 from crownp2p.core.standard import card_registry
-from crownp2p.core.standard.cards import STARTER_NAMES, VARIABLE_NAMES
+from crownp2p.core.standard.cards import VARIABLE_NAMES
 from crownp2p.core.standard.units import STANDARD_UNITS
 from crownp2p.core.units import UnitClass, UnitRegistry, UnitType
 
@@ -127,14 +127,14 @@ def test_plus_one_order_adds_to_the_pool_and_is_not_used_at_once() -> None:
     """Clarification 2: +1 Order raises the number of orders; it is not an order to use now."""
     g = game(fen("Ra1 Ke1 ke8"), hand=["Astrology", "Astrology"])
     play(g, "play Astrology 2")
-    assert g.orders == 1  # 1, minus the card's own order, plus 1
+    assert g.this_turn.orders == 1  # 1, minus the card's own order, plus 1
     play(g, "play Astrology 2")
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     # The extra order is ours to use on anything, or to leave unused.
     assert {"march a1 a5", "march e1 e2"} <= options(g)
     play(g, "march a1 a5")
-    assert g.orders == 0
-    assert (g.active, g.phase) == (0, "buy")
+    assert g.this_turn.orders == 0
+    assert (g.active, g.this_turn.phase) == (0, "buy")
 
 
 def test_bureaucracy_extra_order_is_for_another_unit() -> None:
@@ -143,7 +143,7 @@ def test_bureaucracy_extra_order_is_for_another_unit() -> None:
     # one involving that same unit.
     g = game(fen("Pc2 Ra1 Ke1 ke8"), hand=["Bureaucracy"])
     play(g, "play Bureaucracy 2", "march c2 c4")
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "c4") == set()
     assert "march a1 a8" in legal_texts(g)
 
@@ -189,7 +189,7 @@ def test_spy_swap_orders_only_the_spy_and_may_swap_with_a_sovereign() -> None:
     assert {"swap d4 e1", "swap d4 c1"} <= options(g)
     play(g, "swap d4 e1")
     assert (at(g, "d4"), at(g, "e1")) == ("King0", "Spy0")
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "e1") == set()  # the Spy has had its order
     assert "march d4 d5" in legal_texts(g)  # the King has not
 
@@ -201,7 +201,7 @@ def test_a_promoted_unit_is_the_same_unit_and_cannot_be_ordered_again() -> None:
     play(g, "march e7 e8", "promote Queen")
     assert at(g, "e8") == "Queen0"
     assert unit(g, "e8").uid == uid
-    assert g.orders == 1
+    assert g.this_turn.orders == 1
     assert moves_from(g, "e8") == set()
 
 
@@ -210,11 +210,11 @@ def test_a_morphed_unit_is_the_same_unit_and_keeps_its_order() -> None:
     g = game(fen("Nb1 Ke1 ke8"), hand=["Destiny", "Tower"], deck=["Peon"])
     uid = unit(g, "b1").uid
     play(g, "march b1 c3")
-    assert g.phase == "action"
+    assert g.this_turn.phase == "action"
     play(g, "play Destiny 2", "trash Tower", "morph c3")
     assert at(g, "c3") == "Rook0"
     assert unit(g, "c3").uid == uid
-    assert uid in g.ordered
+    assert uid in g.this_turn.ordered
 
 
 def centaur_rules() -> Rules:
@@ -225,7 +225,6 @@ def centaur_rules() -> Rules:
         UnitRegistry((*STANDARD_UNITS, centaur)),
         card_registry(),
         variable_cards=list(VARIABLE_NAMES),
-        starters=STARTER_NAMES,
     )
 
 
@@ -238,7 +237,7 @@ def test_a_dual_class_unit_promoted_partway_through_stables_finishes_the_card() 
             "fen": fen("Ub6 Ke1 kf8"),
             "setup": {"piles": list(FIRST_GAME)},
             "players": [{"hand": ["Stables"]}, {}],
-            "counters": {"orders": 2},
+            "this_turn": {"orders": 2},
         },
     )
     play(g, "play Stables 1", "march b6 c8")
@@ -251,7 +250,7 @@ def test_a_dual_class_unit_promoted_partway_through_stables_finishes_the_card() 
     }
     play(g, "march c8 c2")
     assert at(g, "c2") == "Rook0"
-    assert g.stack == [] and g.orders == 1
+    assert g.stack == [] and g.this_turn.orders == 1
 
 
 def test_oracle_captures_without_moving() -> None:
@@ -310,7 +309,7 @@ def test_false_orders_promotion_is_chosen_by_the_owner_and_may_be_a_king() -> No
     play(g, "promote King")
     assert at(g, "d1") == "King1"
     assert unit(g, "d1").frozen == 1
-    assert g.prompt().seat == 0 and g.phase == "order"
+    assert g.prompt().seat == 0 and g.this_turn.phase == "order"
 
 
 def test_destiny_is_forced_and_may_morph_away_the_only_sovereign() -> None:
@@ -330,7 +329,7 @@ def test_destiny_is_forced_and_may_morph_away_the_only_sovereign() -> None:
     assert sovereigns(g, 0) == []
     # Victory is checked at the end of the turn only: the turn goes on.
     assert not g.over
-    assert g.phase == "action" and g.actions == 1 and g.prompt().seat == 0
+    assert g.this_turn.phase == "action" and g.this_turn.actions == 1 and g.prompt().seat == 0
     play(g, "end", "end")  # action phase, buy phase
     assert g.over and g.winner == 1
 
@@ -355,17 +354,17 @@ def test_legend_ignores_other_effects_and_quartermaster_treasure_gives_gold_and_
         counters={"actions": 2},
     )
     play(g, "train Peon", "play Champion 2")  # a Training and an Action: not Treasures
-    assert (g.gold, g.buys, g.phase) == (2, 2, "buy")
+    assert (g.this_turn.gold, g.this_turn.buys, g.this_turn.phase) == (2, 2, "buy")
     play(g, "treasure Legend")
-    assert g.gold == 2  # + 0
+    assert g.this_turn.gold == 2  # + 0
     play(g, "treasure Quartermaster")
-    assert (g.gold, g.buys, g.discount) == (3, 3, 1)
+    assert (g.this_turn.gold, g.this_turn.buys, g.this_turn.discount) == (3, 3, 1)
     play(g, "treasure Legend")
-    assert g.gold == 5  # + 2: the first Legend and the Quartermaster
+    assert g.this_turn.gold == 5  # + 2: the first Legend and the Quartermaster
     play(g, "treasure Clergy")
-    assert g.gold == 7
+    assert g.this_turn.gold == 7
     play(g, "buy Tower")  # 6 - 1
-    assert g.gold == 2
+    assert g.this_turn.gold == 2
 
 
 def test_gained_cards_are_shuffled_in_but_cards_in_play_are_not() -> None:
@@ -404,11 +403,11 @@ def test_mourning_status_follows_the_units_not_the_squares() -> None:
     assert unit(g, "h6").frozen == 2
     assert unit(g, "c6").frozen == 0
     # Actions are not orders: Fog may march the frozen Knight, which stays frozen.
-    assert g.phase == "action"
+    assert g.this_turn.phase == "action"
     play(g, "play Fog 2")
     assert options(g) == {"march h6 g8", "march h6 f7", "march h6 f5", "march h6 g4"}
     play(g, "march h6 f5")
-    assert g.phase == "buy" and g.active == 1
+    assert g.this_turn.phase == "buy" and g.active == 1
     assert unit(g, "f5").frozen == 2
     play(g, "end")
     assert g.active == 0
@@ -439,7 +438,7 @@ def test_false_orders_respects_one_order_per_unit() -> None:
     """Clarification 18: no side-benefits for the mover; one order per unit still applies."""
     g = game(fen("Ke1 nc6 rh7 ke8"), hand=["False Orders", "False Orders"], counters={"orders": 3})
     play(g, "play 'False Orders' 1", "march c6 d4")
-    assert g.orders == 2  # no side-benefit: the card only used an order
+    assert g.this_turn.orders == 2  # no side-benefit: the card only used an order
     play(g, "play 'False Orders' 1")
     assert not any(t.split()[1] == "d4" for t in legal_texts(g))  # that Knight is done
     assert "march h7 h1" in legal_texts(g)
@@ -457,17 +456,27 @@ def test_blue_moves_first_and_both_seats_start_alike() -> None:
     """Clarification 20: who goes first is a convention (blue here); neither seat is favoured."""
     g = Game(RULES)
     settle(g)
-    assert (g.active, g.turn, g.phase) == (0, 1, "order")
+    assert (g.active, g.turn, g.this_turn.phase) == (0, 1, "order")
     assert (at(g, "e1"), at(g, "e8")) == ("King0", "King1")
     for seat in (0, 1):
         cards = hand(g, seat) + zone(g, seat, "deck")
         assert len(hand(g, seat)) == 5
         assert sorted(cards) == ["Guard"] * 4 + ["Peon"] * 6
-    assert (g.orders, g.actions, g.buys, g.gold) == (1, 1, 1, 0)
+    assert (g.this_turn.orders, g.this_turn.actions, g.this_turn.buys, g.this_turn.gold) == (
+        1,
+        1,
+        1,
+        0,
+    )
     while g.active == 0:
         play(g, "end")
-    assert (g.active, g.phase) == (1, "order")
-    assert (g.orders, g.actions, g.buys, g.gold) == (1, 1, 1, 0)
+    assert (g.active, g.this_turn.phase) == (1, "order")
+    assert (g.this_turn.orders, g.this_turn.actions, g.this_turn.buys, g.this_turn.gold) == (
+        1,
+        1,
+        1,
+        0,
+    )
     assert len(hand(g, 1)) == 5
 
 
@@ -652,7 +661,7 @@ def test_capturing_the_last_sovereign_wins_at_the_end_of_the_turn() -> None:
     play(g, "attack a1 a8")
     assert sovereigns(g, 1) == []
     assert not g.over  # mid-turn: the turn goes on
-    assert g.phase == "order" and g.prompt().seat == 0
+    assert g.this_turn.phase == "order" and g.prompt().seat == 0
     assert "march e1 e2" in legal_texts(g)
     play(g, "end")
     assert g.over and g.winner == 0

@@ -87,15 +87,15 @@ def test_undo_takes_back_the_line_and_the_bots_reply_and_replays_the_same():
     after = t.game.state_hash()
     reply = t.handle("undo")
     assert reply.lines == ["Took back `buy Champion`."]
-    assert t.game.turn == 1 and t.game.phase == "buy" and t.game.gold == 3
+    assert t.game.turn == 1 and t.game.this_turn.phase == "buy" and t.game.this_turn.gold == 3
     scripted(t, "buy Champion")
     assert t.game.state_hash() == after  # the same shuffles and the same bot replies
     assert t.handle("undo").lines[0] == "Took back `buy Champion`."
     assert t.handle("undo").lines[0].startswith("Took back `treasure Peon`")  # all three
-    assert t.game.gold == 0
+    assert t.game.this_turn.gold == 0
     scripted(t, "undo", "undo")
     assert t.handle("undo").lines == ["There is nothing of yours to undo."]
-    assert t.game.turn == 1 and t.game.phase == "order"
+    assert t.game.turn == 1 and t.game.this_turn.phase == "order"
 
 
 def test_order_n_of_m_counts_the_orders_a_card_adds():

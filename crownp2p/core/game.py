@@ -34,6 +34,7 @@ from .position import (
 from .rules import Rules
 from .setup import Setup
 from .shuffle import SHUFFLE_VERSION, choose_indices, parse_seed, shuffle
+from .turn import TurnState
 from .units import UnitType
 
 T = TypeVar("T")
@@ -42,9 +43,7 @@ if TYPE_CHECKING:
     from .steps import Step
 
 CHANCE = -1
-STATE_VERSION = 1
-
-NOBODY = -1
+STATE_VERSION = 2
 
 
 @dataclass
@@ -109,24 +108,16 @@ class Game:
         self.trash: list[int] = []
         self.turn = 0
         self.active = rules.first_seat()
-        self.phase = "setup"
-        self.orders = self.actions = self.buys = self.gold = 0
-        self.bought = False
-        self.discount = 0
-        self.treasures = 0  # treasure effects played this turn (Legend)
-        self.ordered: list[int] = []  # uids given an order this turn
-        self.last_orders: list[list[int]] = [[] for _ in seats]  # per seat, its latest turn's
-        self.order_moved: list[int] = []  # uids the order being carried out moved off a square
-        self.recalled: list[str] = []  # unit types an order put in the Barracks this turn
+        self.this_turn = TurnState(phase="setup", orders=0, actions=0, buys=0)
         self.order_lock = [FROZEN_NONE for _ in seats]  # Wish: no Order cards on that turn
-        self.glimpses: dict[int, dict[int, list[str]]] = {}  # viewer -> seat -> hand seen
-        self.revealed: list[str] = []  # cards shown to everyone this turn (False Orders)
         self.stack: list[Frame] = []
         self.chance: dict[str, Any] | None = None
         self.next_uid = 1
         self.over = False
         self.winner: int | None = None  # winning side; None with over=True is a draw
         self.log: list[str] = []
+        # What a variant's rules keep besides (docs/plugins.md), by namespace: hashed and saved.
+        self.packs: dict[str, Any] = {name: kind() for name, kind in rules.states.items()}
         self._legal: dict[Decision, Any] | None = None
         if not _empty:
             self._start()
@@ -146,7 +137,7 @@ class Game:
             frame = self.stack[-1]
             step = self._step(frame)
             return Prompt(step.decider(self, frame), step.kind, step.describe(self, frame))
-        return Prompt(self.active, self.phase, self._phase_text())
+        return Prompt(self.active, self.this_turn.phase, self._phase_text())
 
     @property
     def to_decide(self) -> int:
@@ -207,13 +198,20 @@ class Game:
     def clone(self) -> Game:
         return Game.from_json(self.rules, self.to_json())
 
+    def pack_state(self, kind: type[T]) -> T:
+        """The state of type ``kind`` that the variant's rules keep (``Rules.states``)."""
+        for state in self.packs.values():
+            if isinstance(state, kind):
+                return state
+        raise KeyError(f"this game's rules keep no {kind.__name__}")
+
     # ================================================================ turn flow
 
     def _start(self) -> None:
         for seat in self.rules.seating.seats:
             for name in self.setup.deck_list():
                 self.players[seat].deck.append(self.new_card(name))
-            sovereign = self.rules.units.get("Anointed" if self.setup.anointed else "King")
+            sovereign = self.rules.units.get(self.setup.sovereign)
             for sq in self.rules.home_squares(seat):
                 self.place(Unit(sovereign, seat), parse_square(sq))
         frames = [Frame("#supply", 0, self.active, "system")]
@@ -226,21 +224,10 @@ class Game:
         self.turn += 1
         self.active = seat
         self.position.to_move = seat
-        self.phase = ORDER
-        self.orders = self.actions = self.buys = 1
-        self.gold = self.discount = self.treasures = 0
-        self.bought = False
-        self.ordered = []
-        self.order_moved = []
-        self.recalled = []
-        self.glimpses = {}
-        self.revealed = []
+        self.this_turn = TurnState()
         for _, unit in self.position.units():
-            if unit.frozen_until == seat:
-                unit.frozen_until = NOBODY
-            until = unit.owner if unit.uncapturable_until == NOBODY else unit.uncapturable_until
-            if unit.uncapturable and until == seat:
-                unit.uncapturable, unit.uncapturable_until = False, NOBODY
+            if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
+                unit.uncapturable = False
             if unit.owner == seat:
                 unit.frozen = status_at_turn_start(unit.frozen)
         self.order_lock[seat] = status_at_turn_start(self.order_lock[seat])
@@ -254,7 +241,7 @@ class Game:
             if unit.owner == seat:
                 unit.frozen = status_at_turn_end(unit.frozen)
         self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
-        self.last_orders[seat] = sorted(self.ordered)
+        self.rules.turn_ended(self, seat)
         self.begin_turn(self.rules.next_seat(self, seat))
 
     def check_outcome(self) -> bool:
@@ -262,7 +249,7 @@ class Game:
         if over:
             self.over, self.winner = True, winner
             self.stack = []
-            self.phase = "over"
+            self.this_turn.phase = "over"
             self.note("the game is drawn" if winner is None else f"{self.side_name(winner)} wins")
         return over
 
@@ -284,20 +271,21 @@ class Game:
 
     def _advance_phase(self) -> bool:
         """Move past a phase in which nothing at all can be done; False when a prompt waits."""
-        if self.phase == ORDER and (self.orders == 0 or self._only_end()):
+        turn = self.this_turn
+        if turn.phase == ORDER and (turn.orders == 0 or self._only_end()):
             self._end_orders()
             return True
-        if self.phase == ACTION and (self.actions == 0 or self._only_end()):
-            self.phase = "buy"
+        if turn.phase == ACTION and (turn.actions == 0 or self._only_end()):
+            turn.phase = "buy"
             return True
-        if self.phase == "buy" and self._only_end():
-            self.phase = "housekeeping"
+        if turn.phase == "buy" and self._only_end():
+            turn.phase = "housekeeping"
             self.stack.append(Frame("#housekeeping", 0, self.active, "system"))
             return True
         return False
 
     def _end_orders(self) -> None:
-        self.phase = ACTION
+        self.this_turn.phase = ACTION
         self.rules.orders_ended(self, self.active)
 
     def _only_end(self) -> bool:
@@ -318,9 +306,9 @@ class Game:
         return self._legal
 
     def _phase_options(self) -> dict[Decision, Any]:
-        seat = self.active
+        seat, turn = self.active, self.this_turn
         out: dict[Decision, Any] = {}
-        if self.phase == ORDER and self.orders > 0:
+        if turn.phase == ORDER and turn.orders > 0:
             for move in self.unit_orders(seat):
                 out[move_decision(move)] = ("move", move)
             for kind in self.distinct_barracks(seat, as_order=True):
@@ -328,15 +316,15 @@ class Game:
                     out[("deploy", kind.name, square_name(sq))] = ("deploy", kind.name, sq)
             if not self.order_lock[seat] & FROZEN_NOW:
                 self._card_options(seat, ORDER, out)
-        elif self.phase == ACTION and self.actions > 0:
+        elif turn.phase == ACTION and turn.actions > 0:
             self._card_options(seat, TRAINING, out)
             self._card_options(seat, ACTION, out)
-        elif self.phase == "buy":
-            if not self.bought:
+        elif turn.phase == "buy":
+            if not turn.bought:
                 self._card_options(seat, TREASURE, out)
-            if self.buys > 0:
+            if turn.buys > 0:
                 for name, count in self.supply.items():
-                    if count > 0 and self.cost(name) <= self.gold:
+                    if count > 0 and self.cost(name) <= turn.gold:
                         out[("buy", name)] = ("buy", name)
         out[("end",)] = ("end",)
         return out
@@ -388,15 +376,20 @@ class Game:
             return False
         if not as_order:
             return True
-        return unit.uid not in self.ordered and not unit.frozen_now and unit.frozen_until == NOBODY
+        return (
+            unit.uid not in self.this_turn.ordered
+            and not unit.frozen_now
+            and self.rules.may_take_order(self, unit)
+        )
 
     def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
         """The unit types in the Barracks; for an order, less those an order put back there
         this turn (a unit takes one order a turn)."""
         kinds = self.position.barracks[seat]
-        if not as_order or not self.recalled:
+        recalled = self.this_turn.recalled
+        if not as_order or not recalled:
             return distinct(kinds)
-        return [k for k in distinct(kinds) if kinds.count(k) > self.recalled.count(k.name)]
+        return [k for k in distinct(kinds) if kinds.count(k) > recalled.count(k.name)]
 
     def hand_names(self, seat: int) -> list[str]:
         """The different card names in a hand, in hand order."""
@@ -405,35 +398,35 @@ class Game:
     # ================================================================ applying phase decisions
 
     def _apply_phase(self, decision: Decision, payload: Any) -> None:
-        seat = self.active
+        seat, turn = self.active, self.this_turn
         what = payload[0]
         if what == "end":
-            self.note(f"{self.seat_name(seat)}: ends the {self.phase} phase")
-            if self.phase == ORDER:
+            self.note(f"{self.seat_name(seat)}: ends the {turn.phase} phase")
+            if turn.phase == ORDER:
                 self._end_orders()
-            elif self.phase == ACTION:
-                self.phase = "buy"
+            elif turn.phase == ACTION:
+                turn.phase = "buy"
             else:
-                self.phase = "housekeeping"
+                turn.phase = "housekeeping"
                 self.stack.append(Frame("#housekeeping", 0, seat, "system"))
         elif what == "move":
-            self.orders -= 1
-            self.order_moved = []
+            turn.orders -= 1
+            turn.order_moved = []
             self.perform(payload[1], seat, as_order=True)
         elif what == "deploy":
-            self.orders -= 1
-            self.order_moved = []
+            turn.orders -= 1
+            turn.order_moved = []
             self.deploy(seat, payload[1], payload[2], as_order=True)
         elif what == "train":
-            self.actions -= 1
+            turn.actions -= 1
             self.train(seat, payload[1])
         elif what == "play":
             self.play(seat, payload[1], payload[2])
         elif what == "buy":
             name = payload[1]
-            self.gold -= self.cost(name)
-            self.buys -= 1
-            self.bought = True
+            turn.gold -= self.cost(name)
+            turn.buys -= 1
+            turn.bought = True
             self.gain(seat, name)
             self.note(f"{self.seat_name(seat)}: buys {name}")
 
@@ -443,14 +436,15 @@ class Game:
         card_id = self.take_from_hand(seat, name)
         self.players[seat].in_play.append(card_id)
         frame = Frame(name, index, seat, effect.kind)
+        turn = self.this_turn
         if effect.kind == ORDER:
-            self.orders -= 1
-            self.order_moved = []
+            turn.orders -= 1
+            turn.order_moved = []
         elif effect.kind == ACTION:
-            self.actions -= 1
+            turn.actions -= 1
         elif effect.kind == TREASURE:
-            frame.vars["treasures_before"] = self.treasures
-            self.treasures += 1
+            frame.vars["treasures_before"] = turn.treasures
+            turn.treasures += 1
         self.note(f"{self.seat_name(seat)}: plays {name} ({effect.kind})")
         self.stack.append(frame)
 
@@ -496,7 +490,7 @@ class Game:
         return self.rules.cards.get(name)
 
     def cost(self, name: str) -> int:
-        return max(0, self.card_type(name).cost - self.discount)
+        return max(0, self.card_type(name).cost - self.this_turn.discount)
 
     def take_from_hand(self, seat: int, name: str) -> int:
         hand = self.players[seat].hand
@@ -542,8 +536,8 @@ class Game:
         return unit
 
     def mark_ordered(self, unit: Unit) -> None:
-        if unit.uid not in self.ordered:
-            self.ordered.append(unit.uid)
+        if unit.uid not in self.this_turn.ordered:
+            self.this_turn.ordered.append(unit.uid)
 
     def capture(self, sq: int) -> None:
         unit = self.unit_at(sq)
@@ -566,7 +560,7 @@ class Game:
             other = self.unit_at(move.to)
             board[move.frm], board[move.to] = other, unit
             if as_order:  # both units moved (the team game shields each)
-                self.order_moved += [unit.uid, other.uid]
+                self.this_turn.order_moved += [unit.uid, other.uid]
             self.note(f"{words} swaps with {other.kind.name} {square_name(move.to)}")
             return unit
         names = [self.unit_at(c).kind.name for c in move.captures]
@@ -575,7 +569,7 @@ class Game:
         if move.to != move.frm:  # an Oracle attacks without moving
             board[move.frm], board[move.to] = None, unit
             if as_order:
-                self.order_moved.append(unit.uid)
+                self.this_turn.order_moved.append(unit.uid)
         action = f" captures {', '.join(names)}" if names else ""
         self.note(f"{words}-{square_name(move.to)}{action}")
         if (
@@ -652,11 +646,12 @@ class Game:
     # ================================================================ text
 
     def _phase_text(self) -> str:
-        if self.phase == ORDER:
-            return f"order {self.orders} left: march, attack, deploy, play an Order card, or end"
-        if self.phase == ACTION:
-            return f"{self.actions} action(s) left: play an Action or train, or end"
-        return f"buy phase, {self.gold} gold, {self.buys} buy(s): play treasures, buy, or end"
+        turn = self.this_turn
+        if turn.phase == ORDER:
+            return f"order {turn.orders} left: march, attack, deploy, play an Order card, or end"
+        if turn.phase == ACTION:
+            return f"{turn.actions} action(s) left: play an Action or train, or end"
+        return f"buy phase, {turn.gold} gold, {turn.buys} buy(s): play treasures, buy, or end"
 
     def _why_illegal(self, decision: Decision) -> str:
         text = decision_text(decision)

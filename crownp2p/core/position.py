@@ -45,15 +45,8 @@ class Unit:
     kind: UnitType
     owner: int
     uid: int = 0
-    uncapturable: bool = False  # Armor, Wish, shields: no capture of any kind...
-    uncapturable_until: int = -1  # ...until this seat's next turn (-1: its owner's)
+    uncapturable: bool = False  # Armor, Wish: no capture of any kind (Rules.protection_ends)
     frozen: int = FROZEN_NONE  # cannot take orders: bits FROZEN_NEXT and FROZEN_NOW
-    frozen_until: int = -1  # cannot take orders until this seat's next turn begins (team game)
-
-    def protect_until(self, seat: int) -> None:
-        """It cannot be captured until ``seat``'s next turn begins."""
-        self.uncapturable = True
-        self.uncapturable_until = -1 if seat == self.owner else seat
 
     def freeze(self) -> None:
         """It cannot take orders on its owner's next turn (Mourning, False Orders), and still
@@ -255,17 +248,7 @@ class Position:
             self.registry,
             self.seating,
             [
-                None
-                if u is None
-                else Unit(
-                    u.kind,
-                    u.owner,
-                    u.uid,
-                    u.uncapturable,
-                    u.uncapturable_until,
-                    u.frozen,
-                    u.frozen_until,
-                )
+                None if u is None else Unit(u.kind, u.owner, u.uid, u.uncapturable, u.frozen)
                 for u in self.board
             ],
             [list(b) for b in self.barracks],

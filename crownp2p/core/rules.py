@@ -7,7 +7,7 @@ which unit, what a seat may see and how the game is won, without touching the en
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cards import CardRegistry
 from .seats import TWO_SEATS, Seating
@@ -25,13 +25,15 @@ class Rules:
         cards: CardRegistry,
         seating: Seating = TWO_SEATS,
         variable_cards: list[str] | None = None,
-        starters: tuple[str, ...] = ("Peon", "Guard", "Squire"),
+        states: dict[str, type[Any]] | None = None,
     ) -> None:
         self.units = units
         self.cards = cards
         self.seating = seating
-        self.starters = starters
         self.variable_cards = variable_cards if variable_cards is not None else []
+        # The state the policies keep besides the engine's, by namespace: a dataclass of plain
+        # values each, made fresh with no arguments (game.packs[namespace]; docs/plugins.md).
+        self.states = states or {}
 
     # ---------------------------------------------------------------- seats and turns
 
@@ -66,19 +68,37 @@ class Rules:
         as an order, or by a card played for its Order)?"""
         return unit.owner == seat
 
+    def may_take_order(self, game: Game, unit: Unit) -> bool:
+        """Is ``unit`` free to take an order, as far as the variant is concerned? (The engine
+        itself already refuses a unit that had its order or is frozen.)"""
+        return True
+
     # ---------------------------------------------------------------- events
 
     def turn_started(self, game: Game, seat: int) -> None:
         """Called when ``seat``'s turn begins, after the engine's own upkeep."""
 
     def orders_ended(self, game: Game, seat: int) -> None:
-        """Called when ``seat``'s order phase ends; ``game.order_moved`` lists the units its
-        last order moved."""
+        """Called when ``seat``'s order phase ends; ``game.this_turn.order_moved`` lists the
+        units its last order moved."""
 
-    def freeze_after_capture(self, game: Game, seat: int, unit: Unit) -> None:
-        """Mourning: a unit next to the captured one cannot take orders on its owner's next
-        turn. (The team game lengthens this.)"""
+    def turn_ended(self, game: Game, seat: int) -> None:
+        """Called when ``seat``'s turn is over, before the next one begins (``game.this_turn``
+        is still the ended turn's)."""
+
+    def freeze_beside_capture(self, game: Game, seat: int, unit: Unit) -> None:
+        """A card ``seat`` played captured a unit next to ``unit``, which now cannot take orders
+        on its owner's next turn. (The team game lengthens this.)"""
         unit.freeze()
+
+    def protect(self, game: Game, seat: int, unit: Unit) -> None:
+        """A card ``seat`` played makes ``unit`` uncapturable until ``seat``'s next turn."""
+        unit.uncapturable = True
+
+    def protection_ends(self, game: Game, seat: int, unit: Unit) -> bool:
+        """``seat``'s turn begins: does the uncapturable ``unit`` lose its protection? In the
+        base game only a seat's own units are protected, until its next turn."""
+        return unit.owner == seat
 
     def sees_hand(self, viewer: int, owner: int) -> bool:
         return viewer == owner

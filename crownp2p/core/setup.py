@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -72,7 +73,6 @@ NAMED_SUPPLIES = {"first-game": FIRST_GAME} | {
     f"tournament-{i + 1}": piles for i, piles in enumerate(TOURNAMENT)
 }
 
-STARTERS = ("Peon", "Guard", "Squire")
 CORE_PILES = (("Champion", 4), ("Clergy", 8), ("Tower", 8), ("Consort", 4))
 VARIABLE_PILE_SIZE = 4
 RANDOM_PILES = 10
@@ -95,8 +95,7 @@ class Setup:
     options: tuple[str, ...] = ()  # the names of the setup options applied (for people)
     supply_count: int = 1
     more_piles: tuple[tuple[str, ...], ...] = ()
-    squire: bool = False  # a Squire replaces one Guard in each starting deck
-    anointed: bool = False  # both sides start with an Anointed instead of the King
+    sovereign: str = "King"  # the unit each seat starts with on its home squares
     starting_deck: tuple[tuple[str, int], ...] = (("Peon", 6), ("Guard", 4))
     core_piles: tuple[tuple[str, int], ...] = CORE_PILES
     pile_size: int = VARIABLE_PILE_SIZE
@@ -104,14 +103,7 @@ class Setup:
     extra: tuple[tuple[str, Any], ...] = field(default=())  # options a variant pack defines
 
     def deck_list(self) -> list[str]:
-        deck: list[str] = []
-        for name, count in self.starting_deck:
-            if name == "Guard" and self.squire:
-                count -= 1
-            deck.extend([name] * count)
-        if self.squire:
-            deck.append("Squire")
-        return deck
+        return [name for name, count in self.starting_deck for _ in range(count)]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -121,8 +113,7 @@ class Setup:
             "options": list(self.options),
             "supply_count": self.supply_count,
             "more_piles": [list(p) for p in self.more_piles],
-            "squire": self.squire,
-            "anointed": self.anointed,
+            "sovereign": self.sovereign,
             "starting_deck": [[n, c] for n, c in self.starting_deck],
             "core_piles": [[n, c] for n, c in self.core_piles],
             "pile_size": self.pile_size,
@@ -139,8 +130,7 @@ class Setup:
             options=tuple(data.get("options", ())),
             supply_count=int(data.get("supply_count", 1)),
             more_piles=tuple(tuple(p) for p in data.get("more_piles", ())),
-            squire=bool(data.get("squire", False)),
-            anointed=bool(data.get("anointed", False)),
+            sovereign=str(data.get("sovereign", "King")),
             starting_deck=tuple(
                 (n, int(c)) for n, c in data.get("starting_deck", (("Peon", 6), ("Guard", 4)))
             ),
@@ -187,3 +177,17 @@ def parse_supply(text: str, variable_cards: list[str], all_cards: list[str]) -> 
 
 def with_options(setup: Setup, **options: Any) -> Setup:
     return replace(setup, **options)
+
+
+def replace_starter(old: str, new: str) -> Callable[[Setup], Setup]:
+    """A setup option's change: one ``old`` card of every starting deck becomes ``new``."""
+
+    def apply(setup: Setup) -> Setup:
+        deck = dict(setup.starting_deck)
+        if deck.get(old, 0) < 1:
+            raise ValueError(f"no {old} is left in the starting deck for the {new} to replace")
+        deck[old] -= 1
+        deck[new] = deck.get(new, 0) + 1
+        return replace(setup, starting_deck=tuple((n, c) for n, c in deck.items() if c))
+
+    return apply

@@ -10,15 +10,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .board import parse_square, square_name
+from .plain import from_plain, plain
 from .position import Position, PositionError, Unit
 from .setup import Setup
+from .turn import TurnState
 
 if TYPE_CHECKING:
     from .game import Game
     from .rules import Rules
 
 ZONES = ("deck", "hand", "discard", "in_play")
-COUNTERS = ("orders", "actions", "buys", "gold", "discount", "treasures")
 
 
 def to_json(g: Game) -> dict[str, Any]:
@@ -30,8 +31,7 @@ def to_json(g: Game) -> dict[str, Any]:
         "piles": [list(p) for p in g.pile_lists],
         "turn": g.turn,
         "active": g.active,
-        "phase": g.phase,
-        "counters": {name: getattr(g, name) for name in COUNTERS} | {"bought": g.bought},
+        "this_turn": plain(g.this_turn),
         "board": [
             {
                 "square": square_name(sq),
@@ -39,9 +39,7 @@ def to_json(g: Game) -> dict[str, Any]:
                 "owner": u.owner,
                 "uid": u.uid,
                 "uncapturable": u.uncapturable,
-                "uncapturable_until": u.uncapturable_until,
                 "frozen": u.frozen,
-                "frozen_until": u.frozen_until,
             }
             for sq, u in g.position.units()
         ],
@@ -51,22 +49,13 @@ def to_json(g: Game) -> dict[str, Any]:
         ],
         "supplies": [[[name, count] for name, count in s.items()] for s in g.supplies],
         "trash": [g.cards[c] for c in g.trash],
-        "ordered": sorted(g.ordered),
-        "last_orders": [list(x) for x in g.last_orders],
-        "order_moved": list(g.order_moved),
-        "recalled": list(g.recalled),
         "order_lock": list(g.order_lock),
-        "glimpses": [
-            [viewer, seat, names]
-            for viewer, seen in sorted(g.glimpses.items())
-            for seat, names in sorted(seen.items())
-        ],
-        "revealed": list(g.revealed),
         "stack": [f.to_json() for f in g.stack],
         "chance": dict(sorted(g.chance.items())) if g.chance else None,
         "next_uid": g.next_uid,
         "over": g.over,
         "winner": g.winner,
+        "packs": {name: plain(state) for name, state in g.packs.items()},
     }
 
 
@@ -83,11 +72,7 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
         g.pile_lists = [list(p) for p in piles] or [[]]
     g.turn = int(data.get("turn", 1))
     g.active = int(data.get("active", 0))
-    g.phase = data.get("phase", "order")
-    counters = {"orders": 1, "actions": 1, "buys": 1} | data.get("counters", {})
-    for name in COUNTERS:
-        setattr(g, name, int(counters.get(name, 0)))
-    g.bought = bool(counters.get("bought", False))
+    g.this_turn = from_plain(TurnState, data.get("this_turn", {}))
     if "fen" in data:
         g.position = Position.from_fen(data["fen"], rules.units, rules.seating)
         g.next_uid = 1 + max([u.uid for _, u in g.position.units()], default=0)
@@ -96,9 +81,7 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
             if unit is None:
                 raise PositionError(f"no unit on {status['square']} to give a status to")
             unit.uncapturable = bool(status.get("uncapturable", False))
-            unit.uncapturable_until = int(status.get("uncapturable_until", -1))
             unit.frozen = int(status.get("frozen", 0))
-            unit.frozen_until = int(status.get("frozen_until", -1))
     else:
         g.position = Position(rules.units, rules.seating)
         next_uid = 1
@@ -110,9 +93,7 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
                 int(entry["owner"]),
                 uid,
                 bool(entry.get("uncapturable", False)),
-                int(entry.get("uncapturable_until", -1)),
                 int(entry.get("frozen", 0)),
-                int(entry.get("frozen_until", -1)),
             )
             g.position.board[parse_square(entry["square"])] = unit
         for seat, names in enumerate(data.get("barracks", [])):
@@ -135,19 +116,13 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
         core = dict(g.setup.core_piles)
         g.supplies = [core | {n: g.setup.pile_size for n in piles} for piles in g.pile_lists]
     g.trash = [g.new_card(rules.cards.get(n).name) for n in data.get("trash", [])]
-    g.ordered = [int(u) for u in data.get("ordered", [])]
-    g.last_orders = [list(map(int, x)) for x in data.get("last_orders", [[] for _ in g.players])]
-    g.order_moved = [int(u) for u in data.get("order_moved", [])]
-    g.recalled = [str(n) for n in data.get("recalled", [])]
     g.order_lock = [int(x) for x in data.get("order_lock", [0] * len(g.players))]
-    g.glimpses = {}
-    for viewer, seat, names in data.get("glimpses", []):
-        g.glimpses.setdefault(int(viewer), {})[int(seat)] = list(names)
-    g.revealed = list(data.get("revealed", []))
     g.stack = [Frame.from_json(f) for f in data.get("stack", [])]
     g.chance = dict(data["chance"]) if data.get("chance") else None
     g.over = bool(data.get("over", False))
     g.winner = data.get("winner")
+    packs = data.get("packs", {})
+    g.packs = {name: from_plain(kind, packs.get(name, {})) for name, kind in rules.states.items()}
     g._run()
     return g
 
@@ -168,7 +143,8 @@ def view(g: Game, seat: int) -> dict[str, Any]:
             entry["hand"] = p["hand"]
         players.append(entry)
     full["players"] = players
-    full["glimpses"] = [x for x in full["glimpses"] if x[0] == seat]
+    turn = full["this_turn"]
+    turn["glimpses"] = [x for x in turn["glimpses"] if x[0] == seat]
     full["seat"] = seat
     prompt = g.prompt()
     full["prompt"] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text}

@@ -92,10 +92,10 @@ class Plus(Step):
     gold: int = 0
 
     def enter(self, g: Game, f: Frame) -> bool:
-        g.orders += self.orders
-        g.actions += self.actions
-        g.buys += self.buys
-        g.gold += self.gold
+        g.this_turn.orders += self.orders
+        g.this_turn.actions += self.actions
+        g.this_turn.buys += self.buys
+        g.this_turn.gold += self.gold
         return True
 
     def possible(self, g: Game, f: Frame) -> bool:
@@ -140,7 +140,7 @@ class Discount(Step):
     amount: int = 1
 
     def enter(self, g: Game, f: Frame) -> bool:
-        g.discount += self.amount
+        g.this_turn.discount += self.amount
         return True
 
 
@@ -149,7 +149,7 @@ class GoldPerTreasure(Step):
     """Legend: 1 gold for each Treasure effect played before this one this turn."""
 
     def enter(self, g: Game, f: Frame) -> bool:
-        g.gold += f.vars.get("treasures_before", 0)
+        g.this_turn.gold += f.vars.get("treasures_before", 0)
         return True
 
     def possible(self, g: Game, f: Frame) -> bool:
@@ -391,7 +391,7 @@ class OrderUnit(Choice):
         move: UnitMove = payload
         unit = g.perform(move, f.seat, as_order=f.as_order)
         if self.after == "uncapturable":
-            unit.protect_until(f.seat)
+            g.rules.protect(g, f.seat, unit)
         elif self.after == "freeze_unit":
             unit.freeze()
         elif self.after == "freeze_adjacent":
@@ -399,7 +399,7 @@ class OrderUnit(Choice):
                 for t in adjacent(c):
                     neighbour = g.position.board[t]
                     if neighbour is not None and neighbour is not unit:
-                        g.rules.freeze_after_capture(g, f.seat, neighbour)
+                        g.rules.freeze_beside_capture(g, f.seat, neighbour)
         if self.remember:
             f.vars[self.remember] = move.to
         return True
@@ -533,7 +533,7 @@ def _relocate(g: Game, frm: int, to: int, as_order: bool) -> None:
     board[frm], board[to] = None, unit
     if as_order:
         g.mark_ordered(unit)
-        g.order_moved.append(unit.uid)
+        g.this_turn.order_moved.append(unit.uid)
     g.note(
         f"{g.seat_name(unit.owner)}: {unit.kind.name} {square_name(frm)}"
         f" is moved to {square_name(to)}"
@@ -715,7 +715,7 @@ class ProtectSovereigns(Choice):
         if decision == DONE:
             return True
         unit = g.unit_at(payload)
-        unit.protect_until(f.seat)
+        g.rules.protect(g, f.seat, unit)
         if f.as_order:
             g.mark_ordered(unit)
         g.note(f"{g.seat_name(f.seat)}: protects the {unit.kind.name} on {square_name(payload)}")
@@ -771,7 +771,7 @@ class LookAtHand(Step):
     def enter(self, g: Game, f: Frame) -> bool:
         opponent = f.vars["opponent"]
         names = sorted(g.cards[c] for c in g.players[opponent].hand)
-        g.glimpses.setdefault(f.seat, {})[opponent] = names
+        g.this_turn.glimpses.setdefault(f.seat, {})[opponent] = names
         return True
 
     def possible(self, g: Game, f: Frame) -> bool:
@@ -794,7 +794,7 @@ class RevealTopCard(Choice):
         top = g.cards[g.players[opponent].deck[0]]
         if f.vars.get("revealed") != top:
             f.vars["revealed"] = top
-            g.revealed.append(top)
+            g.this_turn.revealed.append(top)
             g.note(f"{g.seat_name(opponent)}: reveals {top}")
         return Choice.enter(self, g, f)
 
@@ -840,7 +840,7 @@ class WishFor(Choice):
                 g.note(f"{g.seat_name(f.seat)}: finds {payload}")
                 return True
             p.discard.append(cid)
-            g.revealed.append(g.cards[cid])
+            g.this_turn.revealed.append(g.cards[cid])
         g.note(f"{g.seat_name(f.seat)}: does not find {payload}")
         return True
 

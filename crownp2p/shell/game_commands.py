@@ -24,9 +24,9 @@ def resolve_setup(
 ) -> Setup:
     """The setup the command-line words describe, with the installed packs' cards."""
     try:
-        return catalog().setup(
-            text, variant=variant, options=options or [], squire=squire, anointed=anointed
-        )
+        # --squire and --anointed are short for the base game's setup options.
+        flags = [name for name, given in (("squire", squire), ("anointed", anointed)) if given]
+        return catalog().setup(text, variant=variant, options=[*(options or []), *flags])
     except PackError as err:
         raise CommandError(str(err)) from None
 

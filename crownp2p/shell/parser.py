@@ -154,7 +154,7 @@ def _reason(line: str, game: Game, seat: int, legal: list[Decision]) -> str | No
         return None
     verb, rest = words[0], " ".join(words[1:])
     top = not game.stack  # in the phase itself, not inside a card
-    phase = game.phase
+    phase = game.this_turn.phase
     m = _SQUARES.match(line)
     if m:
         return _why_not_move(game, seat, m.group(2), m.group(3), top)
@@ -173,13 +173,13 @@ def _reason(line: str, game: Game, seat: int, legal: list[Decision]) -> str | No
             return f"There is no {card.name} in your hand"
         if verb == "train" and not card.trains:
             return f"{card.name} has no Training effect"
-        if verb == "play" and top and phase == "action" and game.actions == 0:
+        if verb == "play" and top and phase == "action" and game.this_turn.actions == 0:
             return "You have no actions left"
-        if verb == "play" and top and phase == "order" and game.orders == 0:
+        if verb == "play" and top and phase == "order" and game.this_turn.orders == 0:
             return "You have no orders left"
         if verb == "play" and top and not card.effect_numbers(phase):
             return f"{card.name} has no {phase.capitalize()} effect to play in the {phase} phase"
-    if verb == "treasure" and rest == "all" and top and phase == "buy" and game.bought:
+    if verb == "treasure" and rest == "all" and top and phase == "buy" and game.this_turn.bought:
         return "Treasures cannot be played once you have bought a card"
     if verb == "buy" and rest and top and phase == "buy":
         return _why_not_buy(game, rest)
@@ -201,11 +201,11 @@ def _why_not_move(game: Game, seat: int, frm: str, to: str, top: bool) -> str:
     if here:
         targets = ", ".join(sorted({d[2] for d in here}))
         return f"{name} cannot go to {to} now; it can go to {targets}"
-    if top and game.phase != "order":
-        return f"Units take orders in the order phase, and it is the {game.phase} phase"
-    if top and game.orders == 0:
+    if top and game.this_turn.phase != "order":
+        return f"Units take orders in the order phase, and it is the {game.this_turn.phase} phase"
+    if top and game.this_turn.orders == 0:
         return "You have no orders left"
-    if unit.uid in game.ordered:
+    if unit.uid in game.this_turn.ordered:
         return f"{name} has already had an order this turn"
     if unit.frozen_now:
         return f"{name} cannot take orders this turn"
@@ -224,21 +224,25 @@ def _why_not_buy(game: Game, name: str) -> str | None:
         return f"{card.name} is not in this game's Supply"
     if game.supply[card.name] == 0:
         return f"The {card.name} pile is empty"
-    if game.buys == 0:
+    if game.this_turn.buys == 0:
         return "You have no buys left"
     cost = game.cost(card.name)
-    if cost > game.gold:
+    if cost > game.this_turn.gold:
         treasures = any(d[0] == "treasure" for d in game.legal())
         more = " (play treasures first: `treasure all`)" if treasures else ""
-        return f"{card.name} costs {cost} and you have {game.gold} gold{more}"
+        return f"{card.name} costs {cost} and you have {game.this_turn.gold} gold{more}"
     return None
 
 
 def _why_not_deploy(game: Game, seat: int, args: list[str], legal: list[Decision]) -> str | None:
     if not args:
         return "Deploy what, and where? Like `deploy Pawn e2`"
-    if not any(d[0] == "deploy" for d in legal) and not game.stack and game.phase != "order":
-        return f"Units are deployed in the order phase, and it is the {game.phase} phase"
+    if (
+        not any(d[0] == "deploy" for d in legal)
+        and not game.stack
+        and game.this_turn.phase != "order"
+    ):
+        return f"Units are deployed in the order phase, and it is the {game.this_turn.phase} phase"
     kind_name = " ".join(a for a in args if not _SQUARE.fullmatch(a))
     if kind_name not in game.rules.units:
         return f"There is no unit called {kind_name!r}"

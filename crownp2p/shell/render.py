@@ -187,12 +187,13 @@ def supply_text(game: Game, unicode: bool = True) -> str:
 
 
 def extra_lines(game: Game, viewer: int, unicode: bool) -> list[str]:
-    view = game.view(viewer)
+    turn = game.view(viewer)["this_turn"]
     lines = []
-    for _viewer, other, names in view["glimpses"]:
-        lines.append(f"Seen in {game.seat_name(other)}'s hand: {counted(names, unicode)}")
-    if view["revealed"]:
-        lines.append(f"Revealed: {counted(view['revealed'], unicode)}")
+    for _viewer, seen in turn["glimpses"]:
+        for other, names in seen:
+            lines.append(f"Seen in {game.seat_name(other)}'s hand: {counted(names, unicode)}")
+    if turn["revealed"]:
+        lines.append(f"Revealed: {counted(turn['revealed'], unicode)}")
     return lines
 
 
@@ -230,7 +231,7 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
                 words.append("play an Order card")
             words.append("end orders")
             n = used["order"]
-            return f"Order {n + 1} of {n + game.orders}: {_choices(words)}"
+            return f"Order {n + 1} of {n + game.this_turn.orders}: {_choices(words)}"
         if prompt.kind == "action":
             words = []
             if "play" in verbs:
@@ -239,7 +240,7 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
                 words.append("train a unit")
             words.append("end actions")
             n = used["action"]
-            return f"Action {n + 1} of {n + game.actions}: {_choices(words)}"
+            return f"Action {n + 1} of {n + game.this_turn.actions}: {_choices(words)}"
         words = []
         if "treasure" in verbs:
             words.append("play treasures (`treasure all`)")
@@ -247,8 +248,10 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
             words.append("buy a card")
         words.append("end the turn")
         n = used["buy"]
-        buys = f"Buy {n + 1} of {n + game.buys}" if game.buys else "No buys left"
-        return f"{buys}, {game.gold} gold: {_choices(words)}"
+        buys = (
+            f"Buy {n + 1} of {n + game.this_turn.buys}" if game.this_turn.buys else "No buys left"
+        )
+        return f"{buys}, {game.this_turn.gold} gold: {_choices(words)}"
     text = prompt.text[:1].upper() + prompt.text[1:]
     if ("done",) in legal:
         text += " (`done` to stop)"

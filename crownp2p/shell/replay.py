@@ -227,11 +227,11 @@ class Replay:
         parts = [f" replay{dot}step {self.step_number()} of {self.total}"]
         parts.append(f"turn {game.turn} of {last}")
         if not game.over:
-            parts.append(f"{game.seat_name(game.active)}'s turn, {game.phase}")
+            parts.append(f"{game.seat_name(game.active)}'s turn, {game.this_turn.phase}")
             left = counts_left(game)
             parts.append(
                 f"orders {left['order']}{dot}actions {left['action']}{dot}buys {left['buy']}"
-                f"{dot}gold {game.gold}"
+                f"{dot}gold {game.this_turn.gold}"
             )
         full = [("class:bottom-toolbar.turn", dot.join(parts)), ("", f"{dot}{keys} ")]
         turn = "class:bottom-toolbar.turn"

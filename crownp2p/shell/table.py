@@ -54,8 +54,10 @@ class TurnTally:
             self.turn, self.counts = game.turn, dict.fromkeys(self.PHASES, 0)
         if game.stack or game.chance is not None or decision == ("end",):
             return
-        if game.phase in ("order", "action") or (game.phase == "buy" and decision[0] == "buy"):
-            self.counts[game.phase] += 1
+        if game.this_turn.phase in ("order", "action") or (
+            game.this_turn.phase == "buy" and decision[0] == "buy"
+        ):
+            self.counts[game.this_turn.phase] += 1
 
     def used(self, game: Game) -> dict[str, int]:
         if game.turn != self.turn:

@@ -17,8 +17,12 @@ PHASES = ("order", "action", "buy")
 def counts_left(game: Game) -> dict[str, int]:
     """Orders, actions and buys that can still be used this turn: none of a phase that has
     passed (the engine keeps the number it ended with)."""
-    now = PHASES.index(game.phase) if game.phase in PHASES else len(PHASES)
-    counts = {"order": game.orders, "action": game.actions, "buy": game.buys}
+    now = PHASES.index(game.this_turn.phase) if game.this_turn.phase in PHASES else len(PHASES)
+    counts = {
+        "order": game.this_turn.orders,
+        "action": game.this_turn.actions,
+        "buy": game.this_turn.buys,
+    }
     return {p: counts[p] if i >= now else 0 for i, p in enumerate(PHASES)}
 
 
@@ -34,10 +38,10 @@ def table_toolbar(table: Table, width: int = 200) -> Fragments:
         ]
     active = game.active
     whose = "your turn" if active == table.seat else f"{game.seat_name(active)}'s turn"
-    phase = game.phase if game.phase in PHASES else "between phases"
+    phase = game.this_turn.phase if game.this_turn.phase in PHASES else "between phases"
     left = counts_left(game)
     counts = f"orders {left['order']}{dot}actions {left['action']}{dot}buys {left['buy']}"
-    counts += f"{dot}gold {game.gold}"
+    counts += f"{dot}gold {game.this_turn.gold}"
     keys: Fragments = [
         ("", dot),
         ("class:bottom-toolbar.key", "Tab"),

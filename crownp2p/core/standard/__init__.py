@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..cards import CardRegistry
 from ..rules import Rules
 from ..units import UnitRegistry
-from .cards import STANDARD_CARDS, STARTER_NAMES, VARIABLE_NAMES
+from .cards import STANDARD_CARDS, VARIABLE_NAMES
 from .units import STANDARD_UNITS
 
 
@@ -25,5 +25,4 @@ def standard_rules() -> Rules:
         unit_registry(),
         card_registry(),
         variable_cards=list(VARIABLE_NAMES),
-        starters=STARTER_NAMES,
     )

@@ -410,6 +410,5 @@ VARIABLE = (
 )
 
 STANDARD_CARDS: tuple[CardType, ...] = STARTERS + CORE + VARIABLE
-STARTER_NAMES = tuple(c.name for c in STARTERS)
 CORE_NAMES = tuple(c.name for c in CORE)
 VARIABLE_NAMES = tuple(c.name for c in VARIABLE)

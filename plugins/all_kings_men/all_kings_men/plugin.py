@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from crownp2p.core.cards import CardType
+from crownp2p.core.setup import replace_starter
 from crownp2p.hookspecs import hookimpl
 from crownp2p.packs import SetupOption, Variant
 
-from .starters import ALTERNATIVE_STARTERS, replace_starter
-from .variants import TeamRules, extended, team_setup
+from .starters import ALTERNATIVE_STARTERS
+from .variants import TEAM_SEATING, TeamRules, TeamState, extended, team_setup
 
 
 @hookimpl
@@ -66,5 +67,7 @@ def crownp2p_variants(register: Callable[[Variant], None]) -> None:
             TeamRules,
             seats=4,
             configure=team_setup,
+            seating=TEAM_SEATING,
+            state=TeamState,
         )
     )

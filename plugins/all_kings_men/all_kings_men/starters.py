@@ -7,14 +7,13 @@ trash it), so each card here has just that effect; they cost what the cards they
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from crownp2p.core.board import square_name
 from crownp2p.core.cards import ACTION, ORDER, CardType, Effect
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import Frame, Game
-from crownp2p.core.setup import Setup
 from crownp2p.core.steps import Choice, Options, Plus, Step
 
 
@@ -49,7 +48,7 @@ class Recall(Choice):
         g.position.barracks[f.seat].append(unit.kind)
         if f.as_order:
             g.mark_ordered(unit)
-            g.recalled.append(unit.kind.name)
+            g.this_turn.recalled.append(unit.kind.name)
         g.note(
             f"{g.seat_name(f.seat)}: {unit.kind.name} {square_name(payload)} goes back to the "
             "Barracks"
@@ -107,17 +106,3 @@ ADVISOR = CardType(
 )
 
 ALTERNATIVE_STARTERS = (CONSCRIPT, WATCHMAN, ADVISOR)
-
-
-def replace_starter(old: str, new: str):
-    """A setup option: one ``old`` card of every starting deck becomes ``new``."""
-
-    def apply(setup: Setup) -> Setup:
-        deck = dict(setup.starting_deck)
-        if deck.get(old, 0) < 1:
-            raise ValueError(f"no {old} is left in the starting deck for the {new} to replace")
-        deck[old] -= 1
-        deck[new] = deck.get(new, 0) + 1
-        return replace(setup, starting_deck=tuple((n, c) for n, c in deck.items() if c))
-
-    return apply

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from crownp2p.core.game import Game
 from crownp2p.core.position import Unit
@@ -41,12 +41,20 @@ def team_setup(setup: Setup) -> Setup:
     return replace(setup, supply_count=2, fill_piles=max(setup.fill_piles, RANDOM_PILES))
 
 
+@dataclass
+class TeamState:
+    """What the team game's rules remember, beyond the engine's state (``game.pack_state``)."""
+
+    # seat -> the uids of the units it ordered on its latest turn
+    last_orders: dict[int, list[int]] = field(default_factory=dict)
+    # uid -> seat: the changed Mourning, no orders until that seat's next turn begins
+    frozen_until: dict[int, int] = field(default_factory=dict)
+    # uid -> seat: a Sovereign an ally protected stays uncapturable until that ally's next turn
+    protected_until: dict[int, int] = field(default_factory=dict)
+
+
 class TeamRules(Rules):
     """Four players in two sides; see docs/all-kings-men.md."""
-
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        kwargs["seating"] = TEAM_SEATING
-        super().__init__(*args, **kwargs)
 
     def seat_name(self, seat: int) -> str:
         return f"{self.seating.colour(seat)} {CORNERS[seat]}"
@@ -70,21 +78,47 @@ class TeamRules(Rules):
             return False
         # A side's Sovereigns take orders from either ally, but not from one whose partner
         # ordered it on the partner's turn just before.
-        return not as_order or unit.uid not in game.last_orders[self.partner(seat)]
+        last = game.pack_state(TeamState).last_orders.get(self.partner(seat), [])
+        return not as_order or unit.uid not in last
+
+    def may_take_order(self, game: Game, unit: Unit) -> bool:
+        return unit.uid not in game.pack_state(TeamState).frozen_until
 
     def sees_hand(self, viewer: int, owner: int) -> bool:
         return not self.seating.are_enemies(viewer, owner)
 
-    def freeze_after_capture(self, game: Game, seat: int, unit: Unit) -> None:
+    def freeze_beside_capture(self, game: Game, seat: int, unit: Unit) -> None:
         # The changed Mourning: until the Mourning player's next turn.
-        unit.frozen_until = seat
+        game.pack_state(TeamState).frozen_until[unit.uid] = seat
+
+    def protect(self, game: Game, seat: int, unit: Unit) -> None:
+        super().protect(game, seat, unit)
+        protected = game.pack_state(TeamState).protected_until
+        if seat != unit.owner:
+            protected[unit.uid] = seat
+        else:  # its owner's own protection, as in the base game
+            protected.pop(unit.uid, None)
+
+    def protection_ends(self, game: Game, seat: int, unit: Unit) -> bool:
+        return game.pack_state(TeamState).protected_until.get(unit.uid, unit.owner) == seat
+
+    def turn_started(self, game: Game, seat: int) -> None:
+        state = game.pack_state(TeamState)
+        for statuses in (state.frozen_until, state.protected_until):
+            for uid in [uid for uid, until in statuses.items() if until == seat]:
+                del statuses[uid]
+
+    def turn_ended(self, game: Game, seat: int) -> None:
+        game.pack_state(TeamState).last_orders[seat] = sorted(game.this_turn.ordered)
 
     def orders_ended(self, game: Game, seat: int) -> None:
         # Shield counters: an enemy unit moved by the last order of the turn cannot be
         # captured until its owner's next turn begins.
         for sq, unit in game.position.units():
-            if unit.uid in game.order_moved and self.seating.are_enemies(seat, unit.owner):
-                unit.protect_until(unit.owner)
+            if unit.uid in game.this_turn.order_moved and self.seating.are_enemies(
+                seat, unit.owner
+            ):
+                self.protect(game, unit.owner, unit)
                 game.note(
                     f"{self.seat_name(seat)}: a shield counter goes on the {unit.kind.name} on {sq}"
                 )
