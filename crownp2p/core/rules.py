@@ -66,6 +66,11 @@ class Rules:
         as an order, or by a card played for its Order)?"""
         return unit.owner == seat
 
+    def why_not_command(self, game: Game, seat: int, unit: Unit, as_order: bool = True) -> str:
+        """Why :meth:`may_command` refuses: the rest of a sentence that begins "The Pawn on
+        e2", such as "is gold's". A pack that changes ``may_command`` says its own reason."""
+        return f"is {self.seat_name(unit.owner)}'s"
+
     # ---------------------------------------------------------------- events
 
     def turn_started(self, game: Game, seat: int) -> None:

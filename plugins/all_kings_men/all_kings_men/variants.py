@@ -72,6 +72,14 @@ class TeamRules(Rules):
         # ordered it on the partner's turn just before.
         return not as_order or unit.uid not in game.last_orders[self.partner(seat)]
 
+    def why_not_command(self, game: Game, seat: int, unit: Unit, as_order: bool = True) -> str:
+        if unit.kind.is_sovereign and self.seating.is_own(seat, unit.owner, True):
+            return "took your ally's order on their turn just before: you cannot order it now"
+        if not self.seating.are_enemies(seat, unit.owner):
+            ally = self.seat_name(unit.owner)
+            return f"is your ally {ally}'s: allies do not command each other's units"
+        return super().why_not_command(game, seat, unit, as_order)
+
     def sees_hand(self, viewer: int, owner: int) -> bool:
         return not self.seating.are_enemies(viewer, owner)
 
