@@ -646,7 +646,7 @@ class Game:
 
     def _apply_chance(self, decision: Decision) -> None:
         if len(decision) != 2 or decision[0] != "seed":
-            raise IllegalDecision("chance is to decide: the only decision is `seed HEX64`")
+            raise IllegalDecision("Chance is to decide: the only decision is `seed HEX64`")
         try:
             seed = parse_seed(decision[1])
         except ValueError as err:
@@ -784,19 +784,19 @@ class Game:
             if not card.trains:
                 return f"{card.name} has no Training effect"
         else:
-            numbers = card.effect_numbers(phase)
-            if phase == ACTION and self.actions == 0:
-                return "You have no actions left"
-            if phase == ORDER and self.orders == 0:
-                return "You have no orders left"
+            numbers = card.effect_numbers(phase)  # (no orders or actions left ends the phase)
             if not numbers:
                 what = f"{phase.capitalize()} effect to play in the {phase} phase"
                 return f"{card.name} has no {what}"
             if phase == ORDER and self.order_lock[seat] & FROZEN_NOW:
                 return "Wish: you cannot play cards for their Order effects this turn"
+            playable = [d for d in self._legal_map() if d[:2] == ("play", card.name)]
+            if len(decision) == 2 and playable:
+                which = " or ".join(f"`{decision_text(d)}`" for d in playable)
+                return f"Say which effect of {card.name} to play: {which}"
             if len(decision) == 3 and decision[2] not in [str(n) for n in numbers]:
                 playable = " or ".join(f"`play {card.name} {n}`" for n in numbers)
-                return f"{card.name}'s {phase.capitalize()} effect is {playable}"
+                return f"The {phase.capitalize()} effect of {card.name} is {playable}"
         return f"{card.name} would do nothing now, so it stays in your hand"
 
     def _why_not_buy(self, decision: Decision) -> str | None:
@@ -814,7 +814,9 @@ class Game:
             return "You have no buys left"
         cost = self.cost(name)
         if cost > self.gold:
-            return f"{name} costs {cost} and you have {self.gold} gold"
+            first = any(d[0] == "treasure" for d in self._legal_map())
+            more = ": play your Treasures first" if first else ""
+            return f"{name} costs {cost} and you have {self.gold} gold{more}"
         return None
 
     def _why_not_listed(self, decision: Decision, legal: dict[Decision, Any]) -> str:

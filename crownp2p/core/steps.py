@@ -498,7 +498,7 @@ class OrderUnit(Choice):
         if found is None:
             return None
         sq, unit = found
-        name = f"The {unit.kind.name} on {square_name(sq)}"
+        name = f"the {unit.kind.name} on {square_name(sq)}"  # mid-sentence
         if self.same and sq != f.get(self.same, -1):
             return f"{f.card} moves the same unit again, not the {unit.kind.name} on {decision[1]}"
         if self.enemy and not self._is_target(g, f, unit):
