@@ -786,4 +786,3 @@ class Lockstep:
                 for s in self.finish_pending
                 if self.acked[s] < self.applied and s not in self.left
             }
-
