@@ -681,8 +681,7 @@ def test_the_kings_owner_is_bound_like_any_partner() -> None:
 def test_the_team_games_refusals_say_its_rules() -> None:
     g = state(TEAM, "K0e1 K1e8 P0a2 P2h2 P1a7", last_orders={SE: ["e1"]})
     assert g.why_illegal(("march", "e1", "e2")) == (
-        "The King on e1 took your ally's order on their turn just before: "
-        "you cannot order it now"
+        "The King on e1 took your ally's order on their turn just before: you cannot order it now"
     )
     assert g.why_illegal(("march", "h2", "h3")) == (
         "The Pawn on h2 is your ally blue south-east's: allies do not command each other's units"

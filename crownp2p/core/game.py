@@ -795,8 +795,8 @@ class Game:
                 which = " or ".join(f"`{decision_text(d)}`" for d in playable)
                 return f"Say which effect of {card.name} to play: {which}"
             if len(decision) == 3 and decision[2] not in [str(n) for n in numbers]:
-                playable = " or ".join(f"`play {card.name} {n}`" for n in numbers)
-                return f"The {phase.capitalize()} effect of {card.name} is {playable}"
+                which = " or ".join(f"`play {card.name} {n}`" for n in numbers)
+                return f"The {phase.capitalize()} effect of {card.name} is {which}"
         return f"{card.name} would do nothing now, so it stays in your hand"
 
     def _why_not_buy(self, decision: Decision) -> str | None:
