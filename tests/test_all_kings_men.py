@@ -678,6 +678,27 @@ def test_the_kings_owner_is_bound_like_any_partner() -> None:
     assert moves_from(g, "e1") != set()
 
 
+def test_the_team_games_refusals_say_its_rules() -> None:
+    g = state(TEAM, "K0e1 K1e8 P0a2 P2h2 P1a7", last_orders={SE: ["e1"]})
+    assert g.why_illegal(("march", "e1", "e2")) == (
+        "The King on e1 took your ally's order on their turn just before: you cannot order it now"
+    )
+    assert g.why_illegal(("march", "h2", "h3")) == (
+        "The Pawn on h2 is your ally blue south-east's: allies do not command each other's units"
+    )
+    assert g.why_illegal(("march", "a7", "a6")) == "The Pawn on a7 is gold north-east's"
+
+
+def test_the_shell_says_the_team_games_reason() -> None:
+    from crownp2p.shell.parser import why_not
+
+    g = state(TEAM, "K0e1 K1e8 P0a2", last_orders={SE: ["e1"]})
+    assert why_not("e1e2", g, SW).startswith(
+        "The King on e1 took your ally's order on their turn just before: "
+        "you cannot order it now. Possible now:"
+    )
+
+
 def test_another_sovereign_may_still_take_an_order() -> None:
     g = state(TEAM, "K0e1 K2a1 K1e8", active=SE, last_orders={SW: ["e1"]}, hands={SE: ["Wish"]})
     assert moves_from(g, "e1") == set()

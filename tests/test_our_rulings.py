@@ -106,6 +106,15 @@ def test_a_card_that_would_do_nothing_is_not_offered() -> None:
     assert "play Stables 1" not in texts  # no Mounted unit
     assert "play Guard 2" not in texts  # nothing in the Barracks
     assert "play Academy 2" in texts  # +1 Order is always something
+    # Steps that only aim or repeat another do not count: choosing the opponent whose top
+    # card False Orders reveals (they have none), Quartermaster's second deploy (one square).
+    g = game("4k3/8/8/8/8/8/8/RNBQK1NR 0 PP -", hand=["False Orders", "Quartermaster"])
+    texts = legal_texts(g)
+    assert "play Quartermaster 1" not in texts
+    g = game("4k3/8/8/8/8/8/8/4K3", hand=["False Orders"], phase="action")
+    assert "play 'False Orders' 2" not in legal_texts(g)
+    g = game("4k3/8/8/8/8/8/8/4K3", hand=["False Orders"], phase="action", opp_discard=["Peon"])
+    assert "play 'False Orders' 2" in legal_texts(g)
 
 
 def test_one_deploy_decision_per_type_and_square() -> None:
@@ -305,3 +314,15 @@ def test_an_action_may_deploy_a_unit_trained_this_turn() -> None:
     assert "deploy Pawn e2" in legal_texts(g)  # the Pawn trained a moment ago
     play(g, "deploy Pawn e2")
     assert at(g, "e2") == "Pawn0"
+
+
+def test_a_refusal_gives_the_first_reason_that_applies() -> None:
+    g = game("4k3/8/8/8/8/8/4P3/4K3", hand=["Peon"])
+    assert g.why_illegal(("buy", "Wombat"), 1) == "It is blue's decision now"  # whose, first
+    assert g.why_illegal(("buy", "Wombat")) == (  # then the phase
+        "Treasures and buys come in the buy phase: `end` ends the order phase"
+    )
+    assert g.why_illegal(("play", "Wombat", "1")) == "There is no card called 'Wombat'"
+    assert g.why_illegal(("march", "e2", "e5")) == (  # with the way forward
+        "The Pawn on e2 cannot go to e5 now; it can go to e3, e4"
+    )

@@ -26,6 +26,16 @@ class Effect:
             raise ValueError(
                 f"an effect's kind is one of {', '.join(EFFECT_KINDS)}, not {self.kind!r}"
             )
+        # What a step reads, an earlier step must write: else the card silently does less.
+        written: list[str] = []
+        for step in self.steps:
+            for key in step.reads():
+                if not key.given and key.name not in written:
+                    raise ValueError(
+                        f"{type(step).__name__} in {self.text!r} reads {key.name!r}, "
+                        "which no earlier step of the effect writes"
+                    )
+            written += [key.name for key in step.writes()]
 
 
 @dataclass(frozen=True)

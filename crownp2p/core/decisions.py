@@ -21,6 +21,11 @@ def decision_text(decision: Decision) -> str:
     return " ".join(shlex.quote(word) for word in decision)
 
 
+def not_possible(decision: Decision) -> str:
+    """The reason given when there is nothing more particular to say."""
+    return f"`{decision_text(decision)}` is not possible now"
+
+
 def parse_decision(text: str) -> Decision:
     try:
         words = shlex.split(text)

@@ -15,14 +15,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgpack  # type: ignore[import-untyped]
 
 from .board import parse_square, square_name
 from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
-from .decisions import Decision, IllegalDecision, decision_text
-from .movement import UnitMove
+from .decisions import Decision, IllegalDecision, decision_text, not_possible
+from .keys import PROMOTING, TREASURES_BEFORE, Key
+from .movement import UnitMove, move_decision
 from .position import (
     FROZEN_NONE,
     FROZEN_NOW,
@@ -68,6 +69,24 @@ class Frame:
     @property
     def as_order(self) -> bool:
         return self.kind == ORDER
+
+    # What the steps share, only through declared keys (keys.py).
+
+    def has(self, key: Key[Any]) -> bool:
+        return key.name in self.vars
+
+    def get(self, key: Key[T], default: T) -> T:
+        return cast(T, self.vars.get(key.name, default))
+
+    def value(self, key: Key[T]) -> T:
+        """The value a step must have been given (a KeyError is a bug in the card)."""
+        return cast(T, self.vars[key.name])
+
+    def put(self, key: Key[T], value: T) -> None:
+        self.vars[key.name] = value
+
+    def drop(self, key: Key[Any]) -> None:
+        self.vars.pop(key.name, None)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,7 +183,7 @@ class Game:
         else:
             legal = self._legal_map()
             if decision not in legal:
-                raise IllegalDecision(self._why_illegal(decision))
+                raise IllegalDecision(self.why_illegal(decision))
             payload = legal[decision]
             if self.stack:
                 frame = self.stack[-1]
@@ -350,7 +369,8 @@ class Game:
         held = hand.pop(position)
         try:
             probe = Frame(card.name, index, seat, kind)
-            return any(step.possible(self, probe) for step in card.effects[index].steps)
+            steps = card.effects[index].steps
+            return any(step.counts and step.possible(self, probe) for step in steps)
         finally:
             hand.insert(position, held)
 
@@ -379,7 +399,7 @@ class Game:
         return (
             unit.uid not in self.this_turn.ordered
             and not unit.frozen_now
-            and self.rules.may_take_order(self, unit)
+            and self.rules.held_back(self, unit) is None
         )
 
     def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
@@ -443,7 +463,7 @@ class Game:
         elif effect.kind == ACTION:
             turn.actions -= 1
         elif effect.kind == TREASURE:
-            frame.vars["treasures_before"] = turn.treasures
+            frame.put(TREASURES_BEFORE, turn.treasures)
             turn.treasures += 1
         self.note(f"{self.seat_name(seat)}: plays {name} ({effect.kind})")
         self.stack.append(frame)
@@ -578,7 +598,9 @@ class Game:
             and self.position.is_last_rank(move.to, unit.owner)
             and self.promotion_choices(unit)
         ):
-            self.stack.append(Frame("#promote", 0, unit.owner, "system", vars={"square": move.to}))
+            promote_frame = Frame("#promote", 0, unit.owner, "system")
+            promote_frame.put(PROMOTING, move.to)
+            self.stack.append(promote_frame)
         return unit
 
     def promotion_choices(self, unit: Unit) -> list[str]:
@@ -618,7 +640,7 @@ class Game:
 
     def _apply_chance(self, decision: Decision) -> None:
         if len(decision) != 2 or decision[0] != "seed":
-            raise IllegalDecision("chance is to decide: the only decision is `seed HEX64`")
+            raise IllegalDecision("Chance is to decide: the only decision is `seed HEX64`")
         try:
             seed = parse_seed(decision[1])
         except ValueError as err:
@@ -643,6 +665,165 @@ class Game:
             shuffle(player.deck, seed)
             self.note(f"{self.seat_name(chance['seat'])}: shuffles")
 
+    # ================================================================ why a decision is refused
+
+    def why_illegal(self, decision: Decision, seat: int | None = None) -> str:
+        """Why ``decision`` is not legal now: one sentence a player can act on, without a full
+        stop, from the rules of the phase or the card step that waits for a decision. ``seat``
+        is who asks: a decision that is another seat's to take says whose it is."""
+        decision = tuple(decision)
+        if self.over:
+            return "The game is over"
+        if self.chance is not None:
+            return "Chance is to decide: the only decision is `seed HEX64`"
+        prompt = self.prompt()
+        if seat is not None and prompt.seat != seat:
+            return f"It is {self.seat_name(prompt.seat)}'s decision now"
+        legal = self._legal_map()
+        if not decision or not all(isinstance(word, str) for word in decision):
+            return "A decision is a few words, like `march e2 e4`"
+        if decision in legal:
+            return f"`{decision_text(decision)}` is legal now"
+        if self.stack:
+            frame = self.stack[-1]
+            reason = self._step(frame).why_not(self, frame, decision)
+        else:
+            reason = self._why_not_in_phase(decision)
+        return reason or self._why_not_listed(decision, legal)
+
+    def why_not_command(
+        self, seat: int, sq: int, as_order: bool, *, own: bool = True
+    ) -> str | None:
+        """Why the unit on ``sq`` cannot take ``seat``'s order (``as_order``) or card, or None
+        when it can. ``own``: the unit must be one ``seat`` commands (not for False Orders)."""
+        unit = self.position.board[sq]
+        if unit is None:
+            return f"There is no unit on {square_name(sq)}"
+        name = f"The {unit.kind.name} on {square_name(sq)}"
+        if own and not self.rules.may_command(self, seat, unit, as_order):
+            return f"{name} {self.rules.why_not_command(self, seat, unit, as_order)}"
+        if not as_order:
+            return None
+        if unit.uid in self.this_turn.ordered:
+            return f"{name} has already had an order this turn"
+        if unit.frozen_now:
+            return f"{name} cannot take orders this turn"
+        held = self.rules.held_back(self, unit)
+        return None if held is None else f"{name} {held}"
+
+    def why_not_deploy(self, seat: int, decision: Decision, *, as_order: bool) -> str | None:
+        """Why ``seat`` cannot deploy the unit ``deploy KIND [SQUARE]`` names, or None when the
+        Barracks holds one that may be deployed (the squares are the caller's to check)."""
+        if len(decision) not in (2, 3):
+            return "A deploy names a unit and a square, like `deploy Pawn e2`"
+        if decision[1] not in self.rules.units:
+            return f"There is no unit called {decision[1]!r}"
+        kind = self.rules.units.get(decision[1])
+        if kind not in self.position.barracks[seat]:
+            return f"Your Barracks has no {kind.name}"
+        if kind not in self.distinct_barracks(seat, as_order=as_order):
+            return f"The {kind.name} put back in your Barracks this turn has had its order"
+        return None
+
+    def _why_not_in_phase(self, decision: Decision) -> str | None:
+        verb, seat, phase = decision[0], self.active, self.this_turn.phase
+        if verb in ("treasure", "buy") and phase in (ORDER, ACTION):
+            return f"Treasures and buys come in the buy phase: `end` ends the {phase} phase"
+        if verb in ("march", "attack", "swap", "deploy") and phase != ORDER:
+            what = "are deployed" if verb == "deploy" else "take orders"
+            return f"Units {what} in the order phase, and it is the {phase} phase"
+        if verb in ("march", "attack", "swap") and len(decision) == 3:
+            sq = _square_or_none(decision[1])
+            return None if sq is None else self.why_not_command(seat, sq, as_order=True)
+        if verb == "deploy":
+            return self.why_not_deploy(seat, decision, as_order=True) or self._deploy_squares(
+                decision
+            )
+        if verb in ("play", "train", "treasure"):
+            return self._why_not_card(decision)
+        if verb == "buy":
+            return self._why_not_buy(decision)
+        return None
+
+    def _deploy_squares(self, decision: Decision) -> str:
+        kind = self.rules.units.get(decision[1])
+        squares = [d[2] for d in self._legal_map() if d[0] == "deploy" and d[1] == kind.name]
+        if squares:
+            return f"A {kind.name} can be deployed on {', '.join(sorted(squares))}"
+        return f"There is no square to deploy a {kind.name} on"
+
+    def _why_not_card(self, decision: Decision) -> str | None:
+        verb, seat, phase = decision[0], self.active, self.this_turn.phase
+        if verb in ("train", "play") and phase == "buy":
+            return (
+                "It is the buy phase: cards are played for Orders and Actions earlier in the turn"
+            )
+        if verb == "train" and phase == ORDER:
+            return "Training is an action: `end` ends the order phase first"
+        if len(decision) < 2:
+            return f"`{verb}` names a card in your hand, like `{verb} Peon`"
+        if decision[1] not in self.rules.cards:
+            return f"There is no card called {decision[1]!r}"
+        card = self.card_type(decision[1])
+        if card.name not in self.hand_names(seat):
+            return f"There is no {card.name} in your hand"
+        if verb == "treasure":
+            if self.this_turn.bought:
+                return "Treasures cannot be played once you have bought a card"
+            if not card.effect_numbers(TREASURE):
+                return f"{card.name} has no Treasure effect"
+        elif verb == "train":
+            if not card.trains:
+                return f"{card.name} has no Training effect"
+        else:
+            numbers = card.effect_numbers(phase)  # (no orders or actions left ends the phase)
+            if not numbers:
+                what = f"{phase.capitalize()} effect to play in the {phase} phase"
+                return f"{card.name} has no {what}"
+            if phase == ORDER and self.order_lock[seat] & FROZEN_NOW:
+                return "Wish: you cannot play cards for their Order effects this turn"
+            playable = [d for d in self._legal_map() if d[:2] == ("play", card.name)]
+            if len(decision) == 2 and playable:
+                which = " or ".join(f"`{decision_text(d)}`" for d in playable)
+                return f"Say which effect of {card.name} to play: {which}"
+            if len(decision) == 3 and decision[2] not in [str(n) for n in numbers]:
+                which = " or ".join(f"`play {card.name} {n}`" for n in numbers)
+                return f"The {phase.capitalize()} effect of {card.name} is {which}"
+        return f"{card.name} would do nothing now, so it stays in your hand"
+
+    def _why_not_buy(self, decision: Decision) -> str | None:
+        if len(decision) != 2:
+            return "A buy names a card of the Supply, like `buy Tower`"
+        if decision[1] not in self.rules.cards:
+            return f"There is no card called {decision[1]!r}"
+        name = self.card_type(decision[1]).name
+        if name not in self.supply:
+            whose = "this game's" if len(self.supplies) == 1 else "your"
+            return f"{name} is not in {whose} Supply"
+        if self.supply[name] == 0:
+            return f"The {name} pile is empty"
+        if self.this_turn.buys == 0:
+            return "You have no buys left"
+        cost = self.cost(name)
+        if cost > self.this_turn.gold:
+            first = any(d[0] == "treasure" for d in self._legal_map())
+            more = ": play your Treasures first" if first else ""
+            return f"{name} costs {cost} and you have {self.this_turn.gold} gold{more}"
+        return None
+
+    def _why_not_listed(self, decision: Decision, legal: dict[Decision, Any]) -> str:
+        """The general reason: where a named unit could go instead, or just "not possible"."""
+        sq = _square_or_none(decision[1]) if len(decision) == 3 else None
+        unit = None if sq is None else self.position.board[sq]
+        if unit is not None:
+            name = f"The {unit.kind.name} on {decision[1]}"
+            here = distinct(d[2] for d in legal if len(d) == 3 and d[1] == decision[1])
+            if here:
+                return f"{name} cannot go to {decision[2]} now; it can go to {', '.join(here)}"
+            if decision[0] in ("march", "attack", "swap", "move"):
+                return f"{name} has nowhere to go"
+        return not_possible(decision)
+
     # ================================================================ text
 
     def _phase_text(self) -> str:
@@ -652,13 +833,6 @@ class Game:
         if turn.phase == ACTION:
             return f"{turn.actions} action(s) left: play an Action or train, or end"
         return f"buy phase, {turn.gold} gold, {turn.buys} buy(s): play treasures, buy, or end"
-
-    def _why_illegal(self, decision: Decision) -> str:
-        text = decision_text(decision)
-        prompt = self.prompt()
-        if prompt.kind in (ORDER, ACTION, "buy"):
-            return f"`{text}` is not possible now ({prompt.text})"
-        return f"`{text}` is not possible now: {prompt.text}"
 
     # ================================================================ steps
 
@@ -673,6 +847,13 @@ class Game:
         return self._steps(frame)[frame.pc]
 
 
+def _square_or_none(name: str) -> int | None:
+    try:
+        return parse_square(name)
+    except ValueError:
+        return None
+
+
 def distinct(items: Iterable[T]) -> list[T]:
     """The items without repeats, in first-seen order (never set order: determinism)."""
     out: list[T] = []
@@ -680,11 +861,6 @@ def distinct(items: Iterable[T]) -> list[T]:
         if item not in out:
             out.append(item)
     return out
-
-
-def move_decision(move: UnitMove) -> Decision:
-    key = move.to if move.to != move.frm or not move.captures else move.captures[0]
-    return (move.kind, square_name(move.frm), square_name(key))
 
 
 def canonical(data: Any) -> bytes:

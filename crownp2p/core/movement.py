@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .board import SIZE, SQUARES, file_of, on_board, rank_of, relative_rank, square
+from .board import SIZE, SQUARES, file_of, on_board, rank_of, relative_rank, square, square_name
 
 EMPTY, TARGET, OWN, BLOCKED = 0, 1, 2, 3
 
@@ -74,6 +74,13 @@ class UnitMove(NamedTuple):
     frm: int
     to: int
     captures: tuple[int, ...] = ()
+
+
+def move_decision(move: UnitMove) -> tuple[str, ...]:
+    """The decision that stands for ``move``: ``march e2 e4``; an Oracle's attack names the
+    square it captures on."""
+    key = move.to if move.to != move.frm or not move.captures else move.captures[0]
+    return (move.kind, square_name(move.frm), square_name(key))
 
 
 FORWARDS = (1, -1)

@@ -68,10 +68,16 @@ class Rules:
         as an order, or by a card played for its Order)?"""
         return unit.owner == seat
 
-    def may_take_order(self, game: Game, unit: Unit) -> bool:
-        """Is ``unit`` free to take an order, as far as the variant is concerned? (The engine
-        itself already refuses a unit that had its order or is frozen.)"""
-        return True
+    def held_back(self, game: Game, unit: Unit) -> str | None:
+        """Why the variant holds ``unit`` back from orders beyond the engine's own statuses, as
+        the rest of a sentence that begins "The Pawn on e2" ("cannot take orders until …"), or
+        None when it does not."""
+        return None
+
+    def why_not_command(self, game: Game, seat: int, unit: Unit, as_order: bool = True) -> str:
+        """Why :meth:`may_command` refuses: the rest of a sentence that begins "The Pawn on
+        e2", such as "is gold's". A pack that changes ``may_command`` says its own reason."""
+        return f"is {self.seat_name(unit.owner)}'s"
 
     # ---------------------------------------------------------------- events
 

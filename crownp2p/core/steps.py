@@ -4,10 +4,15 @@ A card effect is a tuple of steps; the game runs them in order inside a :class:`
 Each step either does its work at once (``enter`` returns True) or waits for a decision: then
 ``options`` lists every legal decision, and ``choose`` applies one (returning True when the step
 is finished, False to ask again, as Onslaught does for each of its units). Steps keep what later
-steps need in ``frame.vars`` (plain data), never in themselves: a step is shared by every game.
+steps need in the frame under declared keys (keys.py), never in themselves: a step is shared by
+every game. Where a unit may go is a small rule object (unit_rules.py), never a string.
 
 "Do everything a card says if you can": a step with no legal choice is skipped. Only steps that
-say "may" or "up to" offer ``done``.
+say "may" or "up to" offer ``done``. A card is offered only when one of its steps could do
+something (``possible``): for a step that waits for a decision, that is whether it lists any.
+
+A refused decision is explained by the step it was meant for (``why_not``), so the engine says
+"Stables only marches" instead of a generic "not possible".
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .board import adjacent, relative_rank, square_name
+from .board import parse_square, square_name
 from .decisions import Decision
-from .movement import UnitMove
-from .position import Unit
-from .units import UnitClass, UnitType
+from .keys import PROMOTING, TREASURES_BEFORE, Key
+from .movement import UnitMove, move_decision
+from .position import FROZEN_NEXT, Unit
+from .unit_rules import BY_THE_RULES, Aftermath, Destination, Placement, Relocation
+from .units import UnitClass
 
 if TYPE_CHECKING:
     from .game import Frame, Game
@@ -28,10 +35,25 @@ if TYPE_CHECKING:
 Options = dict[Decision, Any]
 DONE: Decision = ("done",)
 
+# Keys the base game's steps share (a card's own keys are declared with the card).
+DISCARDED = Key[int]("discarded")
+TRASHED_COST = Key[int]("trashed_cost")
+MORPH_INTO = Key[str]("morph_into")
+OPPONENT = Key[int]("opponent")
+# Keys a step keeps for itself while it waits.
+_DRAWING = Key[int]("drawing")
+_MOVED = Key[int]("moved")
+_REVEALED = Key[str]("revealed")
+_CHOSEN = Key[int]("chosen")
+_SHUFFLED = Key[int]("shuffled")
+
 
 class Step:
     kind = "card"
     text = ""
+    # False for a step that only aims or repeats another (choosing the opponent, the second of
+    # two deploys) or only restricts the player: it never makes a card worth playing by itself.
+    counts = True
 
     def enter(self, g: Game, f: Frame) -> bool:
         """Do the automatic part; True when finished, False to wait for a decision."""
@@ -44,8 +66,21 @@ class Step:
         return True
 
     def possible(self, g: Game, f: Frame) -> bool:
-        """Could this step do something now? (A card is only offered when it can.)"""
+        """Would this step do something now? (A card is only offered when one of its steps
+        would.) Automatic steps say so here; a :class:`Choice` answers from its own choices."""
         return True
+
+    def reads(self) -> tuple[Key[Any], ...]:
+        """The keys this step reads: an earlier step of its effect must write each."""
+        return ()
+
+    def writes(self) -> tuple[Key[Any], ...]:
+        return ()
+
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        """Why ``decision`` is not one of this step's options, in one sentence; None when the
+        step has nothing to add to the game's general reasons."""
+        return None
 
     def decider(self, g: Game, f: Frame) -> int:
         return f.seat
@@ -78,6 +113,7 @@ class Choice(Step):
         return False
 
     def possible(self, g: Game, f: Frame) -> bool:
+        # The one rule: a choice is possible when it has something to choose.
         return bool(self.choices(g, f))
 
 
@@ -107,25 +143,28 @@ class Draw(Step):
     """Draw ``count`` cards (or as many as ``count_var`` says), reshuffling as needed."""
 
     count: int = 0
-    count_var: str = ""
+    count_var: Key[int] | None = None
     hand_size: bool = False  # housekeeping and dealing: the setup's hand size
 
+    def reads(self) -> tuple[Key[Any], ...]:
+        return (self.count_var,) if self.count_var else ()
+
     def enter(self, g: Game, f: Frame) -> bool:
-        if "drawing" in f.vars:
-            left = f.vars["drawing"]
+        if f.has(_DRAWING):
+            left = f.value(_DRAWING)
         elif self.hand_size:
             left = g.setup.hand_size
         else:
-            left = f.vars.get(self.count_var, 0) if self.count_var else self.count
+            left = f.get(self.count_var, 0) if self.count_var else self.count
         while left > 0:
             drawn = g.draw_one(f.seat)
             if drawn is None:
-                f.vars["drawing"] = left
+                f.put(_DRAWING, left)
                 return False
             if not drawn:
                 break
             left -= 1
-        f.vars.pop("drawing", None)
+        f.drop(_DRAWING)
         return True
 
     def possible(self, g: Game, f: Frame) -> bool:
@@ -148,11 +187,11 @@ class Discount(Step):
 class GoldPerTreasure(Step):
     """Legend: 1 gold for each Treasure effect played before this one this turn."""
 
-    def enter(self, g: Game, f: Frame) -> bool:
-        g.this_turn.gold += f.vars.get("treasures_before", 0)
-        return True
+    def reads(self) -> tuple[Key[Any], ...]:
+        return (TREASURES_BEFORE,)
 
-    def possible(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Game, f: Frame) -> bool:
+        g.this_turn.gold += f.get(TREASURES_BEFORE, 0)
         return True
 
 
@@ -162,15 +201,29 @@ def _hand_options(
     return {(verb, n): n for n in g.hand_names(seat) if keep(n)}
 
 
+def _why_not_in_hand(g: Game, f: Frame, decision: Decision) -> str | None:
+    """A card step's decision names a card the hand does not hold."""
+    if len(decision) != 2 or decision == DONE:
+        return None
+    name = decision[1]
+    if name not in g.rules.cards:
+        return f"There is no card called {name!r}"
+    name = g.card_type(name).name
+    return None if name in g.hand_names(f.seat) else f"There is no {name} in your hand"
+
+
 @dataclass(frozen=True)
 class DiscardCards(Choice):
     """Discard ``count`` cards from the hand, one at a time; ``up_to`` lets the player stop.
-    The number discarded is kept in ``vars[var]``."""
+    The number discarded is kept under ``var``."""
 
     count: int = 1
     up_to: bool = False
-    var: str = "discarded"
+    var: Key[int] = DISCARDED
     kind = "discard"
+
+    def writes(self) -> tuple[Key[Any], ...]:
+        return (self.var,)
 
     @property
     def text(self) -> str:  # type: ignore[override]
@@ -181,7 +234,7 @@ class DiscardCards(Choice):
         return self.up_to
 
     def describe(self, g: Game, f: Frame) -> str:
-        left = self.count - f.vars.get(self.var, 0)
+        left = self.count - f.get(self.var, 0)
         more = "up to " if self.up_to else ""
         return (
             f"{f.card}: discard {more}{left} more card{'s' if left != 1 else ''}"
@@ -190,22 +243,25 @@ class DiscardCards(Choice):
         )
 
     def enter(self, g: Game, f: Frame) -> bool:
-        if f.vars.get(self.var, 0) >= self.count:
+        if f.get(self.var, 0) >= self.count:
             return True
         return Choice.enter(self, g, f)
 
     def choices(self, g: Game, f: Frame) -> Options:
         return _hand_options(g, f.seat, "discard")
 
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        return _why_not_in_hand(g, f, decision)
+
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision == DONE:
-            f.vars.setdefault(self.var, 0)
+            f.put(self.var, f.get(self.var, 0))
             return True
         p = g.players[f.seat]
         p.discard.append(g.take_from_hand(f.seat, payload))
-        f.vars[self.var] = f.vars.get(self.var, 0) + 1
+        f.put(self.var, f.get(self.var, 0) + 1)
         g.note(f"{g.seat_name(f.seat)}: discards {payload}")
-        return f.vars[self.var] >= self.count or not p.hand
+        return f.value(self.var) >= self.count or not p.hand
 
 
 @dataclass(frozen=True)
@@ -218,6 +274,9 @@ class Topdeck(Choice):
 
     def choices(self, g: Game, f: Frame) -> Options:
         return _hand_options(g, f.seat, "topdeck")
+
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        return _why_not_in_hand(g, f, decision)
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision != DONE:
@@ -244,12 +303,21 @@ class TrashFromHand(Choice):
         )
         return _hand_options(g, f.seat, "trash", keep)
 
+    def writes(self) -> tuple[Key[Any], ...]:
+        return (TRASHED_COST, MORPH_INTO)
+
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        reason = _why_not_in_hand(g, f, decision)
+        if reason is None and self.training_only and len(decision) == 2:
+            return f"{f.card} trashes only a training card: {decision[1]} trains no unit"
+        return reason
+
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         card = g.card_type(payload)
         g.trash.append(g.take_from_hand(f.seat, payload))
-        f.vars["trashed_cost"] = g.cost(payload)
+        f.put(TRASHED_COST, g.cost(payload))
         if card.trains:
-            f.vars["morph_into"] = card.trains
+            f.put(MORPH_INTO, card.trains)
         g.note(f"{g.seat_name(f.seat)}: trashes {payload}")
         return True
 
@@ -257,12 +325,17 @@ class TrashFromHand(Choice):
 @dataclass(frozen=True)
 class GainCard(Choice):
     """Gain a Supply card costing up to ``limit``, or up to ``plus`` more than the card just
-    trashed; ``needs`` names a var that must be set (Sacrifice: only if you discarded)."""
+    trashed; ``needs`` names a key that must be set (Sacrifice: only if you discarded)."""
 
     limit: int | None = None
     plus: int | None = None
-    needs: str = ""
+    needs: Key[int] | None = None
     kind = "gain"
+
+    def reads(self) -> tuple[Key[Any], ...]:
+        return ((TRASHED_COST,) if self.plus is not None else ()) + (
+            (self.needs,) if self.needs else ()
+        )
 
     @property
     def text(self) -> str:  # type: ignore[override]
@@ -271,10 +344,12 @@ class GainCard(Choice):
         return f"gain a card costing up to {self.limit}"
 
     def _limit(self, f: Frame) -> int | None:
-        if self.needs and not f.vars.get(self.needs):
+        # Nothing to gain before the step it follows has done its part (so a card is never
+        # offered for its gain alone).
+        if self.needs and not f.get(self.needs, 0):
             return None
         if self.plus is not None:
-            return f.vars["trashed_cost"] + self.plus if "trashed_cost" in f.vars else None
+            return f.value(TRASHED_COST) + self.plus if f.has(TRASHED_COST) else None
         return self.limit
 
     def choices(self, g: Game, f: Frame) -> Options:
@@ -284,8 +359,18 @@ class GainCard(Choice):
         supply = g.supply_for(f.seat)
         return {("gain", n): n for n, left in supply.items() if left > 0 and g.cost(n) <= limit}
 
-    def possible(self, g: Game, f: Frame) -> bool:
-        return False  # only ever follows a step that makes it possible
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        if len(decision) != 2 or decision[1] not in g.rules.cards:
+            return None
+        name, limit = g.card_type(decision[1]).name, self._limit(f)
+        supply = g.supply_for(f.seat)
+        if name not in supply:
+            return f"{name} is not in your Supply"
+        if supply[name] == 0:
+            return f"The {name} pile is empty"
+        if limit is not None and g.cost(name) > limit:
+            return f"{f.card} gains a card costing up to {limit}: {name} costs {g.cost(name)}"
+        return None
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         g.gain(f.seat, payload)
@@ -295,9 +380,25 @@ class GainCard(Choice):
 
 # ==================================================================== units
 
+MOVE_VERBS = ("march", "attack", "swap")
+
 
 def _class_ok(unit: Unit, cls: UnitClass | None) -> bool:
     return cls is None or unit.kind.has(cls)
+
+
+def _named_square(decision: Decision, at: int) -> int | None:
+    """The square a decision names at word ``at``, or None (a peer may send anything)."""
+    try:
+        return parse_square(decision[at])
+    except (IndexError, ValueError):
+        return None
+
+
+def _unit_named(g: Game, decision: Decision) -> tuple[int, Unit] | None:
+    sq = _named_square(decision, 1)
+    unit = None if sq is None else g.position.board[sq]
+    return None if sq is None or unit is None else (sq, unit)
 
 
 @dataclass(frozen=True)
@@ -305,20 +406,20 @@ class OrderUnit(Choice):
     """March and/or attack with one unit by its normal rules.
 
     ``cls`` limits the class; ``enemy`` picks an enemy non-Sovereign unit moved as its owner
-    could (False Orders); ``same`` moves again the unit whose square is in that var (Stables);
-    ``dest`` filters where it may go; ``after`` adds the card's consequence; ``remember`` stores
-    the unit's new square for the next step.
+    could (False Orders); ``same`` moves again the unit whose square is kept under that key
+    (Stables); ``dest`` limits where it may go; ``after`` is the card's consequence;
+    ``remember`` keeps the unit's new square for the next step.
     """
 
     cls: UnitClass | None = None
     march: bool = True
     attack: bool = True
     enemy: bool = False
-    same: str = ""
-    dest: str = ""  # "", "unthreatened", "next_to_own"
+    same: Key[int] | None = None
+    dest: Destination | None = None
     in_place: bool = False  # Armor: the Warlord may march out and back
-    after: str = ""  # "", "uncapturable", "freeze_adjacent", "freeze_unit"
-    remember: str = ""
+    after: Aftermath | None = None
+    remember: Key[int] | None = None
     kind = "order"
 
     @property
@@ -331,20 +432,28 @@ class OrderUnit(Choice):
         whose = "an enemy non-Sovereign" if self.enemy else "your"
         what = f"{self.cls.value} unit" if self.cls else "unit"
         again = " again" if self.same else ""
-        return f"{verb} {whose} {what}{again}"
+        where = self.dest.text if self.dest else ""
+        after = self.after.text if self.after else ""
+        return f"{verb} {whose} {what}{again}{where}{after}"
+
+    def reads(self) -> tuple[Key[Any], ...]:
+        return (self.same,) if self.same else ()
+
+    def writes(self) -> tuple[Key[Any], ...]:
+        return (self.remember,) if self.remember else ()
 
     def _units(self, g: Game, f: Frame) -> list[int]:
         board = g.position.board
         if self.same:
-            sq = f.vars.get(self.same)
-            return [sq] if sq is not None and board[sq] is not None else []
+            sq = f.get(self.same, -1)
+            return [sq] if sq >= 0 and board[sq] is not None else []
         out = []
         for sq in range(64):
             unit = board[sq]
             if unit is None or not _class_ok(unit, self.cls):
                 continue
             if self.enemy:
-                if unit.kind.is_sovereign or not g.rules.seating.are_enemies(f.seat, unit.owner):
+                if not self._is_target(g, f, unit):
                     continue
                 if not g.can_order(f.seat, unit, f.as_order, own=False):
                     continue
@@ -353,9 +462,11 @@ class OrderUnit(Choice):
             out.append(sq)
         return out
 
-    def choices(self, g: Game, f: Frame) -> Options:
-        from .game import move_decision
+    @staticmethod
+    def _is_target(g: Game, f: Frame, unit: Unit) -> bool:
+        return not unit.kind.is_sovereign and g.rules.seating.are_enemies(f.seat, unit.owner)
 
+    def choices(self, g: Game, f: Frame) -> Options:
         opts: Options = {}
         pos = g.position
         for sq in self._units(g, f):
@@ -371,72 +482,54 @@ class OrderUnit(Choice):
                     m.kind != "attack" and not self.march
                 ):
                     continue
-                if self.dest and not self._dest_ok(g, f, m):
+                if self.dest and not self.dest.allows(g, f.seat, m):
                     continue
                 opts[move_decision(m)] = m
         return opts
 
-    def _dest_ok(self, g: Game, f: Frame, m: UnitMove) -> bool:
-        if self.dest == "unthreatened":
-            return not g.position.would_be_threatened(m.frm, m.to)
-        if self.dest == "next_to_own":
-            board = g.position.board
-            return any(
-                t != m.frm and (u := board[t]) is not None and g.rules.is_own(g, f.seat, u)
-                for t in adjacent(m.to)
-            )
-        raise ValueError(f"unknown destination rule {self.dest!r}")
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        if len(decision) != 3 or decision[0] not in MOVE_VERBS:
+            return None
+        if decision[0] == "attack" and not self.attack:
+            return f"{f.card} only marches: it cannot attack"
+        if decision[0] != "attack" and not self.march:
+            return f"{f.card} only attacks"
+        found = _unit_named(g, decision)
+        if found is None:
+            return None
+        sq, unit = found
+        name = f"the {unit.kind.name} on {square_name(sq)}"  # mid-sentence
+        if self.same and sq != f.get(self.same, -1):
+            return f"{f.card} moves the same unit again, not the {unit.kind.name} on {decision[1]}"
+        if self.enemy and not self._is_target(g, f, unit):
+            return f"{f.card} orders an enemy unit that is not a Sovereign: {name} is not one"
+        if not _class_ok(unit, self.cls):
+            assert self.cls is not None
+            return f"{f.card} orders only {self.cls.value} units: {name} is not one"
+        reason = g.why_not_command(f.seat, sq, f.as_order, own=not self.enemy)
+        if reason is None and self.dest is not None:
+            pos, forward = g.position, g.rules.seating.forward(unit.owner)
+            reach = unit.kind.moves(pos.occupancy(unit.owner), sq, forward)
+            if any(move_decision(m)[2] == decision[2] for m in reach):
+                return f"{f.card} moves it only{self.dest.text}"
+        return reason
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         move: UnitMove = payload
         unit = g.perform(move, f.seat, as_order=f.as_order)
-        if self.after == "uncapturable":
-            g.rules.protect(g, f.seat, unit)
-        elif self.after == "freeze_unit":
-            unit.freeze()
-        elif self.after == "freeze_adjacent":
-            for c in move.captures:
-                for t in adjacent(c):
-                    neighbour = g.position.board[t]
-                    if neighbour is not None and neighbour is not unit:
-                        g.rules.freeze_beside_capture(g, f.seat, neighbour)
+        if self.after is not None:
+            self.after(g, f.seat, move, unit)
         if self.remember:
-            f.vars[self.remember] = move.to
+            f.put(self.remember, move.to)
         return True
-
-
-def _deploy_squares(
-    g: Game, f: Frame, where: str, kind: UnitType, cls: UnitClass | None
-) -> list[int]:
-    pos, seat = g.position, f.seat
-    forward = g.rules.seating.forward(seat)
-    board = pos.board
-    if where == "normal":
-        return pos.deploy_squares(seat, kind)
-    if where in ("first_rank", "second_rank"):
-        rank = 0 if where == "first_rank" else 1
-        return [sq for sq in range(64) if board[sq] is None and relative_rank(sq, forward) == rank]
-    if where in ("next_to_sovereign", "next_to_class"):
-        anchors = [
-            sq
-            for sq, u in pos.units()
-            if g.rules.is_own(g, seat, u)
-            and (u.kind.is_sovereign if where == "next_to_sovereign" else _class_ok(u, cls))
-        ]
-        out: list[int] = []
-        for a in anchors:
-            out.extend(t for t in adjacent(a) if board[t] is None and t not in out)
-        return sorted(out)
-    raise ValueError(f"unknown deploy rule {where!r}")
 
 
 @dataclass(frozen=True)
 class Deploy(Choice):
-    """Deploy a unit from the Barracks: ``where`` is normal, first_rank, second_rank,
-    next_to_sovereign or next_to_class (next to a unit of ``cls``); ``cls`` also limits which
-    unit."""
+    """Deploy a unit from the Barracks, ``where`` a placement rule (unit_rules.py) allows;
+    ``cls`` limits which unit."""
 
-    where: str = "normal"
+    where: Placement = BY_THE_RULES
     cls: UnitClass | None = None
     needs_squares: int = 1  # Quartermaster: only with two empty squares to deploy to
     again: bool = False  # the second of two deploys: never what makes a card playable
@@ -445,29 +538,38 @@ class Deploy(Choice):
     @property
     def text(self) -> str:  # type: ignore[override]
         what = f"a {self.cls.value} unit" if self.cls else "a unit"
-        places = {
-            "normal": "",
-            "first_rank": " on your first rank",
-            "second_rank": " on your second rank",
-            "next_to_sovereign": " next to one of your Sovereigns",
-            "next_to_class": f" next to one of your {self.cls.value if self.cls else ''} units",
-        }
-        return f"deploy {what}{places[self.where]}"
+        return f"deploy {what}{self.where.text}"
+
+    @property
+    def counts(self) -> bool:  # type: ignore[override]
+        return not self.again
 
     def choices(self, g: Game, f: Frame) -> Options:
         opts: Options = {}
         for kind in g.distinct_barracks(f.seat, as_order=f.as_order):
             if self.cls is not None and not kind.has(self.cls):
                 continue
-            squares = _deploy_squares(g, f, self.where, kind, self.cls)
+            squares = self.where.squares(g, f.seat, kind)
             if len(squares) < self.needs_squares:
                 continue
             for sq in squares:
                 opts[("deploy", kind.name, square_name(sq))] = (kind.name, sq)
         return opts
 
-    def possible(self, g: Game, f: Frame) -> bool:
-        return not self.again and super().possible(g, f)
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        if decision[0] != "deploy":
+            return None
+        reason = g.why_not_deploy(f.seat, decision, as_order=f.as_order)
+        if reason is not None or len(decision) != 3:
+            return reason
+        kind = g.rules.units.get(decision[1])
+        if self.cls is not None and not kind.has(self.cls):
+            return f"{f.card} deploys only {self.cls.value} units"
+        where = self.where.squares(g, f.seat, kind)
+        if len(where) < self.needs_squares:
+            return f"{f.card} needs {self.needs_squares} empty squares to deploy on"
+        squares = ", ".join(square_name(s) for s in where)
+        return f"{f.card} deploys{self.where.text or ' by the usual rules'}: on {squares}"
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         g.deploy(f.seat, payload[0], payload[1], as_order=f.as_order)
@@ -489,9 +591,7 @@ class Onslaught(Choice):
         return f"march or deploy up to {self.count} {self.cls.value} units, one at a time"
 
     def choices(self, g: Game, f: Frame) -> Options:
-        from .game import move_decision
-
-        if f.vars.get("moved", 0) >= self.count:
+        if f.get(_MOVED, 0) >= self.count:
             return {}
         opts: Options = {}
         squares = [sq for sq, u in g.position.units() if u.kind.has(self.cls)]
@@ -504,23 +604,38 @@ class Onslaught(Choice):
                     opts[("deploy", kind.name, square_name(sq))] = ("deploy", kind.name, sq)
         return opts
 
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        if decision[0] == "deploy":
+            reason = g.why_not_deploy(f.seat, decision, as_order=True)
+            if reason is None and not g.rules.units.get(decision[1]).has(self.cls):
+                return f"{f.card} deploys only {self.cls.value} units"
+            return reason
+        if len(decision) != 3 or decision[0] not in MOVE_VERBS:
+            return None
+        if decision[0] != "march":
+            return f"{f.card} only marches and deploys: no attacks"
+        found = _unit_named(g, decision)
+        if found is not None and not found[1].kind.has(self.cls):
+            return f"{f.card} orders only {self.cls.value} units"
+        return None if found is None else g.why_not_command(f.seat, found[0], as_order=True)
+
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision == DONE:
-            f.vars.pop("moved", None)
+            f.drop(_MOVED)
             return True
         if payload[0] == "move":
             g.perform(payload[1], f.seat, as_order=True)
         else:
             g.deploy(f.seat, payload[1], payload[2], as_order=True)
-        f.vars["moved"] = f.vars.get("moved", 0) + 1
-        if f.vars["moved"] >= self.count:
-            f.vars.pop("moved")
+        f.put(_MOVED, f.get(_MOVED, 0) + 1)
+        if f.value(_MOVED) >= self.count:
+            f.drop(_MOVED)
             return True
         return False
 
     def enter(self, g: Game, f: Frame) -> bool:
         if Choice.enter(self, g, f):
-            f.vars.pop("moved", None)
+            f.drop(_MOVED)
             return True
         return False
 
@@ -542,66 +657,33 @@ def _relocate(g: Game, frm: int, to: int, as_order: bool) -> None:
 
 @dataclass(frozen=True)
 class MoveUnit(Choice):
-    """Move one of your units, ignoring its movement rules.
+    """Move one of your units, ignoring its movement rules, as ``rule`` (unit_rules.py) allows:
+    Consort's ``NEXT_TO_REGAL``, Aviary's ``REGAL_TO_SAFETY``, Sanctuary's ``around(key)``."""
 
-    ``rule`` is ``next_to_regal`` (Consort: a non-Sovereign unit to an empty square next to a
-    different Regal unit of yours), ``unthreatened`` (Aviary: a Regal unit to any empty square
-    where it will not be threatened) or ``next_to_var`` (Sanctuary: a unit next to the one whose
-    square is in ``var``, to another empty square next to it).
-    """
-
-    rule: str = "next_to_regal"
-    var: str = ""
+    rule: Relocation
     kind = "move"
 
     @property
     def text(self) -> str:  # type: ignore[override]
-        return {
-            "next_to_regal": "move a non-Sovereign unit next to another of your Regal units",
-            "unthreatened": "move a Regal unit to an empty square where it is not threatened",
-            "next_to_var": "move a unit next to your Heavy unit to an empty square next to it",
-        }[self.rule]
+        return self.rule.text
+
+    def reads(self) -> tuple[Key[Any], ...]:
+        return self.rule.reads()
 
     def choices(self, g: Game, f: Frame) -> Options:
-        pos, seat, board = g.position, f.seat, g.position.board
-        mine = [sq for sq, u in pos.units() if g.can_order(seat, u, f.as_order)]
-        opts: Options = {}
-        if self.rule == "next_to_regal":
-            regals = [
-                sq
-                for sq, u in pos.units()
-                if g.rules.is_own(g, seat, u) and u.kind.has(UnitClass.REGAL)
-            ]
-            for sq in mine:
-                if self.unit(g, sq).kind.is_sovereign:
-                    continue
-                targets = sorted(
-                    {t for r in regals if r != sq for t in adjacent(r) if board[t] is None}
-                )
-                for t in targets:
-                    opts[("move", square_name(sq), square_name(t))] = (sq, t)
-        elif self.rule == "unthreatened":
-            for sq in mine:
-                if not self.unit(g, sq).kind.has(UnitClass.REGAL):
-                    continue
-                for t in range(64):
-                    if board[t] is None and not pos.would_be_threatened(sq, t):
-                        opts[("move", square_name(sq), square_name(t))] = (sq, t)
-        elif self.rule == "next_to_var":
-            anchor = f.vars.get(self.var)
-            if anchor is None:
-                return {}
-            around = adjacent(anchor)
-            for sq in around:
-                if sq in mine:
-                    for t in around:
-                        if board[t] is None:
-                            opts[("move", square_name(sq), square_name(t))] = (sq, t)
-        return opts
+        seat = f.seat
+        mine = [sq for sq, u in g.position.units() if g.can_order(seat, u, f.as_order)]
+        return {
+            ("move", square_name(sq), square_name(t)): (sq, t)
+            for sq, t in self.rule.moves(g, f, mine)
+        }
 
-    @staticmethod
-    def unit(g: Game, sq: int) -> Unit:
-        return g.unit_at(sq)
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        found = _unit_named(g, decision) if decision[0] == "move" else None
+        if found is None:
+            return None
+        reason = g.why_not_command(f.seat, found[0], f.as_order)
+        return reason or f"{f.card}: {self.rule.text}"
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         _relocate(g, payload[0], payload[1], f.as_order)
@@ -610,7 +692,7 @@ class MoveUnit(Choice):
 
 @dataclass(frozen=True)
 class Morph(Choice):
-    """Morph one of your units into the type the trashed card trains (vars["morph_into"]);
+    """Morph one of your units into the type the trashed card trains (``MORPH_INTO``);
     ``barracks_only`` for Refiner."""
 
     barracks_only: bool = False
@@ -620,9 +702,11 @@ class Morph(Choice):
     def text(self) -> str:  # type: ignore[override]
         return "morph a unit in your Barracks" if self.barracks_only else "morph one of your units"
 
+    def reads(self) -> tuple[Key[Any], ...]:
+        return (MORPH_INTO,)
+
     def choices(self, g: Game, f: Frame) -> Options:
-        into = f.vars.get("morph_into")
-        if into is None:
+        if not f.has(MORPH_INTO):  # the trashed card trains no unit (or none was trashed)
             return {}
         opts: Options = {}
         if not self.barracks_only:
@@ -633,11 +717,15 @@ class Morph(Choice):
             opts[("morph", "barracks", kind.name)] = ("barracks", kind.name)
         return opts
 
-    def possible(self, g: Game, f: Frame) -> bool:
-        return False
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        if len(decision) == 2 and self.barracks_only:
+            return f"{f.card} morphs only a unit in your Barracks"
+        found = _unit_named(g, decision) if len(decision) == 2 else None
+        return None if found is None else g.why_not_command(f.seat, found[0], f.as_order)
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
-        into = g.rules.units.get(f.vars.pop("morph_into"))
+        into = g.rules.units.get(f.value(MORPH_INTO))
+        f.drop(MORPH_INTO)
         if payload[0] == "board":
             unit = g.unit_at(payload[1])
             g.note(
@@ -726,14 +814,11 @@ class ProtectSovereigns(Choice):
 class LockOrderCards(Step):
     """Wish: you cannot play Order cards on your next turn."""
 
-    def enter(self, g: Game, f: Frame) -> bool:
-        from .position import FROZEN_NEXT
+    counts = False  # a restriction, never a reason to play the card
 
+    def enter(self, g: Game, f: Frame) -> bool:
         g.order_lock[f.seat] |= FROZEN_NEXT  # a lock on the rest of this turn stays
         return True
-
-    def possible(self, g: Game, f: Frame) -> bool:
-        return False
 
 
 # ==================================================================== opponents' cards
@@ -745,22 +830,23 @@ class ChooseOpponent(Choice):
 
     kind = "target"
     text = "choose the opponent this card affects"
+    counts = False  # it only aims the step that follows
+
+    def writes(self) -> tuple[Key[Any], ...]:
+        return (OPPONENT,)
 
     def enter(self, g: Game, f: Frame) -> bool:
         opponents = g.rules.opponents(f.seat)
         if len(opponents) == 1:
-            f.vars["opponent"] = opponents[0]
+            f.put(OPPONENT, opponents[0])
             return True
         return Choice.enter(self, g, f)
 
     def choices(self, g: Game, f: Frame) -> Options:
         return {("target", str(s)): s for s in g.rules.opponents(f.seat)}
 
-    def possible(self, g: Game, f: Frame) -> bool:
-        return False
-
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
-        f.vars["opponent"] = payload
+        f.put(OPPONENT, payload)
         return True
 
 
@@ -768,14 +854,16 @@ class ChooseOpponent(Choice):
 class LookAtHand(Step):
     """Astrology: see the chosen opponent's hand (kept for this turn in the viewer's view)."""
 
+    counts = False  # it only follows the choice of opponent: a glimpse alone is no reason to play
+
+    def reads(self) -> tuple[Key[Any], ...]:
+        return (OPPONENT,)
+
     def enter(self, g: Game, f: Frame) -> bool:
-        opponent = f.vars["opponent"]
+        opponent = f.value(OPPONENT)
         names = sorted(g.cards[c] for c in g.players[opponent].hand)
         g.this_turn.glimpses.setdefault(f.seat, {})[opponent] = names
         return True
-
-    def possible(self, g: Game, f: Frame) -> bool:
-        return False
 
 
 @dataclass(frozen=True)
@@ -786,31 +874,38 @@ class RevealTopCard(Choice):
     kind = "reveal"
     text = "trash the revealed card, or put it back"
 
+    def reads(self) -> tuple[Key[Any], ...]:
+        return (OPPONENT,)
+
     def enter(self, g: Game, f: Frame) -> bool:
-        opponent = f.vars["opponent"]
+        opponent = f.value(OPPONENT)
         ready = g.deck_ready(opponent)
         if not ready:
             return ready is False  # nothing to reveal: done; or wait for the reshuffle
         top = g.cards[g.players[opponent].deck[0]]
-        if f.vars.get("revealed") != top:
-            f.vars["revealed"] = top
+        if f.get(_REVEALED, "") != top:
+            f.put(_REVEALED, top)
             g.this_turn.revealed.append(top)
             g.note(f"{g.seat_name(opponent)}: reveals {top}")
         return Choice.enter(self, g, f)
 
     def possible(self, g: Game, f: Frame) -> bool:
-        return any(g.players[o].deck or g.players[o].discard for o in g.rules.opponents(f.seat))
+        # The choice comes after the reveal (and perhaps a reshuffle) its enter makes: the step
+        # can act when the chosen opponent, or before the choice any, has a card to reveal.
+        aimed = [f.value(OPPONENT)] if f.has(OPPONENT) else g.rules.opponents(f.seat)
+        return any(g.players[o].deck or g.players[o].discard for o in aimed)
 
     def choices(self, g: Game, f: Frame) -> Options:
-        p = g.players[f.vars.get("opponent", -1)] if "opponent" in f.vars else None
+        p = g.players[f.value(OPPONENT)] if f.has(OPPONENT) else None
         if p is None or not p.deck:
             return {}
         top = g.cards[p.deck[0]]
         return {("trash", top): "trash", ("keep", top): "keep"}
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
-        opponent = f.vars.pop("opponent")
-        f.vars.pop("revealed", None)
+        opponent = f.value(OPPONENT)
+        f.drop(OPPONENT)
+        f.drop(_REVEALED)
         if payload == "trash":
             g.trash.append(g.players[opponent].deck.pop(0))
             g.note(f"{g.seat_name(f.seat)}: trashes it")
@@ -828,8 +923,10 @@ class WishFor(Choice):
     def choices(self, g: Game, f: Frame) -> Options:
         return {("name", n): n for n in g.game_cards()}
 
-    def possible(self, g: Game, f: Frame) -> bool:
-        return False
+    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+        if len(decision) == 2 and decision[0] == "name":
+            return f"{decision[1]} is no card of this game: name one of its cards"
+        return None
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
         p = g.players[f.seat]
@@ -856,18 +953,21 @@ class Promote(Choice):
     kind = "promote"
     text = "promote the unit, or keep it as it is"
 
+    def reads(self) -> tuple[Key[Any], ...]:
+        return (PROMOTING,)
+
     def choices(self, g: Game, f: Frame) -> Options:
-        unit = g.position.board[f.vars["square"]]
+        unit = g.position.board[f.value(PROMOTING)]
         if unit is None:
             return {}
         names = [unit.kind.name, *g.promotion_choices(unit)]
         return {("promote", n): n for n in names}
 
     def describe(self, g: Game, f: Frame) -> str:
-        return f"promote the unit on {square_name(f.vars['square'])}, or keep it as it is"
+        return f"promote the unit on {square_name(f.value(PROMOTING))}, or keep it as it is"
 
     def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
-        unit = g.unit_at(f.vars["square"])
+        unit = g.unit_at(f.value(PROMOTING))
         if payload != unit.kind.name:
             g.note(f"{g.seat_name(unit.owner)}: promotes the {unit.kind.name} to {payload}")
             unit.kind = g.rules.units.get(payload)
@@ -877,8 +977,8 @@ class Promote(Choice):
 class _SetupSupply(Step):
     def enter(self, g: Game, f: Frame) -> bool:
         short = any(len(p) < g.setup.fill_piles for p in g.pile_lists)
-        if short and not f.vars.get("chosen"):
-            f.vars["chosen"] = 1
+        if short and not f.has(_CHOSEN):
+            f.put(_CHOSEN, 1)
             g.chance = {"kind": "supply"}
             return False
         for i, piles in enumerate(g.pile_lists):
@@ -889,9 +989,10 @@ class _SetupSupply(Step):
 
 class _Shuffle(Step):
     def enter(self, g: Game, f: Frame) -> bool:
-        if f.vars.pop("shuffled", None):
+        if f.has(_SHUFFLED):
+            f.drop(_SHUFFLED)
             return True
-        f.vars["shuffled"] = 1
+        f.put(_SHUFFLED, 1)
         g.chance = {"kind": "shuffle", "seat": f.seat}
         return False
 

@@ -324,7 +324,7 @@ class Lockstep:
                         seat,
                         "illegal-decision",
                         f"{self.seat_name(seat)} sent `{decision_text(decision)}` as seq {n}, "
-                        f"which is not legal: {_why(game, decision)}",
+                        f"which is not legal: {game.why_illegal(decision)}",
                     )
                     return
                 self._apply(decision)
@@ -786,13 +786,3 @@ class Lockstep:
                 for s in self.finish_pending
                 if self.acked[s] < self.applied and s not in self.left
             }
-
-
-def _why(game: Game, decision: Decision) -> str:
-    try:
-        game.clone().apply(decision)
-    except IllegalDecision as err:
-        return str(err)
-    except Exception as err:  # the engine's reason is a courtesy; never let it crash us
-        return type(err).__name__
-    return "it is not in the legal list"

@@ -103,6 +103,19 @@ def test_a_decision_not_in_the_legal_list_is_a_forfeit(rules2) -> None:
     untouched(table, 0, n)
 
 
+def test_an_illegal_decision_is_refused_with_the_engines_reason(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
+    game = table.peers[0].game
+    prev = table.peers[0].hash_at(n)
+    bad = make("decision", seq=n + 1, seat=1, decision=["play", "Wombat", "1"], prev=prev)
+    reason = game.why_illegal(("play", "Wombat", "1"))
+    assert reason == "There is no card called 'Wombat'"  # not a generic "not possible"
+    table.inject(1, 0, bad)
+    forfeit_of(table, 0, 1, "illegal-decision")
+    assert table.peers[0].outcome.reason.endswith(f"which is not legal: {reason}")
+
+
 def test_a_decision_that_skips_a_seq_is_a_forfeit(rules2) -> None:
     table = waiting_for(rules2, 1)
     n = table.peers[0].applied

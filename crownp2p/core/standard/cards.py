@@ -6,6 +6,7 @@ The texts are ours; the facts (costs, effects, units) follow the rules reference
 from __future__ import annotations
 
 from ..cards import ACTION, ORDER, TRAINING, TREASURE, CardType, Effect
+from ..keys import Key
 from ..steps import (
     ChooseOpponent,
     Deploy,
@@ -28,7 +29,26 @@ from ..steps import (
     TrashFromHand,
     WishFor,
 )
+from ..unit_rules import (
+    BY_THE_RULES,
+    FREEZE_NEIGHBOURS,
+    FREEZE_UNIT,
+    NEXT_TO_OWN,
+    NEXT_TO_REGAL,
+    REGAL_TO_SAFETY,
+    UNCAPTURABLE,
+    UNTHREATENED,
+    around,
+    next_to,
+    on_rank,
+)
 from .units import FOOT, HEAVY, MOUNTED, PIOUS, REGAL, SOVEREIGN
+
+# What the steps of one card's effect share (see keys.py).
+SACRIFICED = Key[int]("sacrificed")  # Sacrifice: how many cards were discarded
+CYCLED = Key[int]("cycled")  # Versatility: how many to draw back
+SANCTUARY_HEAVY = Key[int]("heavy")  # Sanctuary: where the Heavy unit marched
+STABLED = Key[int]("unit")  # Stables: where the Mounted unit marched
 
 
 def trains(unit: str, count: int = 1) -> Effect:
@@ -56,7 +76,7 @@ STARTERS = (
             ORDER,
             "Deploy any unit from your Barracks onto an empty square touching one of your "
             "Sovereigns.",
-            (Deploy("next_to_sovereign"),),
+            (Deploy(next_to(SOVEREIGN)),),
         ),
     ),
     trainer(
@@ -66,7 +86,7 @@ STARTERS = (
         Effect(
             ORDER,
             "Deploy any unit from your Barracks onto an empty square of your second rank.",
-            (Deploy("second_rank"),),
+            (Deploy(on_rank(2)),),
         ),
     ),
 )
@@ -90,7 +110,7 @@ CORE = (
             ACTION,
             "Pick up one of your units that is not a Sovereign and put it on an empty square "
             "touching another of your Regal units.",
-            (MoveUnit("next_to_regal"),),
+            (MoveUnit(NEXT_TO_REGAL),),
         ),
     ),
 )
@@ -103,7 +123,7 @@ VARIABLE = (
         Effect(
             ORDER,
             "One more order this turn. Deploy a Foot unit by the usual rules.",
-            (Plus(orders=1), Deploy("normal", FOOT)),
+            (Plus(orders=1), Deploy(BY_THE_RULES, FOOT)),
         ),
     ),
     trainer(
@@ -114,7 +134,7 @@ VARIABLE = (
             ORDER,
             "March one of your Heavy units. Nothing can capture it until your next turn "
             "begins. (A Warlord may step out and back.)",
-            (OrderUnit(HEAVY, attack=False, in_place=True, after="uncapturable"),),
+            (OrderUnit(HEAVY, attack=False, in_place=True, after=UNCAPTURABLE),),
         ),
     ),
     trainer(
@@ -135,7 +155,7 @@ VARIABLE = (
             ORDER,
             "Pick up one of your Regal units and put it on any empty square where no enemy "
             "could capture it.",
-            (MoveUnit("unthreatened"),),
+            (MoveUnit(REGAL_TO_SAFETY),),
         ),
     ),
     trainer(
@@ -168,7 +188,7 @@ VARIABLE = (
             ACTION,
             "Deploy a Pious unit from your Barracks onto an empty square touching one of "
             "your Pious units.",
-            (Deploy("next_to_class", PIOUS),),
+            (Deploy(next_to(PIOUS), PIOUS),),
         ),
         count=2,
     ),
@@ -176,7 +196,7 @@ VARIABLE = (
         "Executive Action",
         5,
         Effect(ORDER, "Draw two cards and get one more action.", (Draw(2), Plus(actions=1))),
-        Effect(ACTION, "Deploy a unit by the usual rules.", (Deploy("normal"),)),
+        Effect(ACTION, "Deploy a unit by the usual rules.", (Deploy(),)),
     ),
     card(
         "False Orders",
@@ -186,7 +206,7 @@ VARIABLE = (
             "March or attack with an enemy unit that is not a Sovereign, moving it as "
             "its owner could (it can capture your units, not its owner's). Its owner cannot "
             "give it orders on their next turn.",
-            (OrderUnit(enemy=True, after="freeze_unit"),),
+            (OrderUnit(enemy=True, after=FREEZE_UNIT),),
         ),
         Effect(
             ACTION,
@@ -208,7 +228,7 @@ VARIABLE = (
             ORDER,
             "One more order this turn. March one of your Sovereigns to a square where no "
             "enemy could capture it.",
-            (Plus(orders=1), OrderUnit(SOVEREIGN, attack=False, dest="unthreatened")),
+            (Plus(orders=1), OrderUnit(SOVEREIGN, attack=False, dest=UNTHREATENED)),
         ),
     ),
     trainer(
@@ -229,7 +249,7 @@ VARIABLE = (
             ORDER,
             "Attack with one of your Regal units. Every unit touching the captured unit's "
             "square cannot take orders on its owner's next turn.",
-            (OrderUnit(REGAL, march=False, after="freeze_adjacent"),),
+            (OrderUnit(REGAL, march=False, after=FREEZE_NEIGHBOURS),),
         ),
     ),
     trainer(
@@ -258,7 +278,7 @@ VARIABLE = (
             ORDER,
             "Deploy two units from your Barracks onto two different empty squares of "
             "your first rank.",
-            (Deploy("first_rank", needs_squares=2), Deploy("first_rank", again=True)),
+            (Deploy(on_rank(1), needs_squares=2), Deploy(on_rank(1), again=True)),
         ),
         Effect(
             TREASURE,
@@ -294,7 +314,7 @@ VARIABLE = (
         Effect(
             ACTION,
             "Discard a card from your hand. If you did, gain a card costing up to 6.",
-            (DiscardCards(1, var="sacrificed"), GainCard(limit=6, needs="sacrificed")),
+            (DiscardCards(1, var=SACRIFICED), GainCard(limit=6, needs=SACRIFICED)),
         ),
     ),
     card(
@@ -306,8 +326,8 @@ VARIABLE = (
             "units, then pick that unit up and put it on an empty square touching the Heavy "
             "unit.",
             (
-                OrderUnit(HEAVY, attack=False, dest="next_to_own", remember="heavy"),
-                MoveUnit("next_to_var", var="heavy"),
+                OrderUnit(HEAVY, attack=False, dest=NEXT_TO_OWN, remember=SANCTUARY_HEAVY),
+                MoveUnit(around(SANCTUARY_HEAVY)),
             ),
         ),
         Effect(
@@ -335,8 +355,8 @@ VARIABLE = (
             "March one of your Mounted units, then march the same unit once more. "
             "Neither move may capture.",
             (
-                OrderUnit(MOUNTED, attack=False, remember="unit"),
-                OrderUnit(attack=False, same="unit"),
+                OrderUnit(MOUNTED, attack=False, remember=STABLED),
+                OrderUnit(attack=False, same=STABLED),
             ),
         ),
         Effect(
@@ -375,7 +395,7 @@ VARIABLE = (
             ORDER,
             "One more order this turn. Discard up to four cards, then draw as many as you "
             "discarded.",
-            (Plus(orders=1), DiscardCards(4, up_to=True, var="cycled"), Draw(count_var="cycled")),
+            (Plus(orders=1), DiscardCards(4, up_to=True, var=CYCLED), Draw(count_var=CYCLED)),
         ),
         count=2,
     ),

@@ -81,8 +81,19 @@ class TeamRules(Rules):
         last = game.pack_state(TeamState).last_orders.get(self.partner(seat), [])
         return not as_order or unit.uid not in last
 
-    def may_take_order(self, game: Game, unit: Unit) -> bool:
-        return unit.uid not in game.pack_state(TeamState).frozen_until
+    def held_back(self, game: Game, unit: Unit) -> str | None:
+        until = game.pack_state(TeamState).frozen_until.get(unit.uid)
+        if until is None:
+            return None
+        return f"cannot take orders until {self.seat_name(until)}'s next turn begins"
+
+    def why_not_command(self, game: Game, seat: int, unit: Unit, as_order: bool = True) -> str:
+        if unit.kind.is_sovereign and self.seating.is_own(seat, unit.owner, True):
+            return "took your ally's order on their turn just before: you cannot order it now"
+        if not self.seating.are_enemies(seat, unit.owner):
+            ally = self.seat_name(unit.owner)
+            return f"is your ally {ally}'s: allies do not command each other's units"
+        return super().why_not_command(game, seat, unit, as_order)
 
     def sees_hand(self, viewer: int, owner: int) -> bool:
         return not self.seating.are_enemies(viewer, owner)
