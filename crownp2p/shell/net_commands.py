@@ -331,7 +331,7 @@ def _run_shell(
         if not shown:
             return True
         if args.verbose:
-            shown[0].say(f"crownp2p: {record.getMessage()}")
+            shown[0].tell([f"crownp2p: {record.getMessage()}"])
         return False
 
     for handler in handlers:

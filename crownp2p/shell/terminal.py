@@ -26,8 +26,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from .commands import Reply
 from .render import Fragments, plain
+from .reply import Reply
 
 LEAVING = "Leaving the game."
 INTERNAL_ERROR = 70  # EX_SOFTWARE
