@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from crownp2p.core.board import square_name
 from crownp2p.core.game import Game
 from crownp2p.core.position import Unit
 from crownp2p.core.rules import Rules
@@ -86,5 +87,6 @@ class TeamRules(Rules):
             if unit.uid in game.order_moved and self.seating.are_enemies(seat, unit.owner):
                 unit.protect_until(unit.owner)
                 game.note(
-                    f"{self.seat_name(seat)}: a shield counter goes on the {unit.kind.name} on {sq}"
+                    f"{self.seat_name(seat)}: a shield counter goes on the {unit.kind.name} "
+                    f"on {square_name(sq)}"
                 )
