@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -257,6 +258,8 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         assert "You play gold (lower case) against blue (host)." in first
         assert "`chat TEXT` talks to the table" in first
         assert "blue: " in first  # the host's bot moved first, told as it happened
+        kept = Path(t.state.name, "crownp2p", "games")  # the seat's record, not in ~/.local
+        assert [path.name for path in kept.glob("*-join.jsonl")]
         t.type("end")  # our orders
         t.shows("gold: ends the order phase")
         t.type("help")
