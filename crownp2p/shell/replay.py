@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.decisions import IllegalDecision, decision_text
+from ..core.decisions import Decision, IllegalDecision, decision_text
 from ..core.game import CHANCE, Game
 from ..core.record import Record, RecordError, Step
 from ..core.record import ReplayError as RecordReplayError
@@ -282,7 +282,7 @@ class Replay:
     def listen(self, callback: Any) -> None:
         """Nothing arrives from outside in a replay."""
 
-    def legal(self) -> list:
+    def legal(self) -> list[Decision]:
         return []
 
 
