@@ -161,9 +161,11 @@ class NetDriver:
             table.observe(self.game, step)
             if step.seat == self.seat:
                 self.pending = False
-            if table.treasure_all or table.ahead:
+            table.tell()
+            if table.treasure_all or table.ahead:  # after the news of the step
                 table.later(self._ask)
-        elif event.kind == "chat":
+            return
+        if event.kind == "chat":
             lines.append(f"[{self._name(event.seat)}] {event.text}")
         elif event.kind == "end":
             self.ended = event.text
