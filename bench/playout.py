@@ -2,9 +2,10 @@
 
     python bench/playout.py [--games N] [--quick]
 
-Plays random-vs-random and greedy-vs-greedy games on the first-game Supply in this process.
-"Engine" time is the time spent in ``legal()`` and ``apply()`` only (what a peer or a bot pays
-for the rules); games per second includes the bots' thinking. Goal: at least 10,000 engine
+Plays random-vs-random and greedy-vs-greedy games on the first-game Supply in this process, on
+core's ``Play`` loop. "Engine" time is the play loop's time less the bots' thinking and the
+seed chain: ``legal()`` and ``apply()`` (what a peer or a bot pays for the rules) and the loop
+itself; games per second includes the bots' thinking. Goal: at least 10,000 engine
 decisions per second. The last line is JSON.
 """
 
@@ -16,41 +17,72 @@ import os
 import time
 
 from crownp2p.bots import make_bot
+from crownp2p.core.decisions import Decision
 from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.play import Decider, Play, Seeds
+from crownp2p.core.record import Step
 from crownp2p.core.setup import Setup
-from crownp2p.core.shuffle import SeedSource
 from crownp2p.core.standard import standard_rules
 
 GOAL = 10_000
 
 
+class Timed:
+    """A bot, with the time it thinks kept apart from the engine's: its legal list is made
+    (and timed as the engine's) before it is asked, as a peer validating a move would."""
+
+    def __init__(self, bot: Decider, clock: list[float]) -> None:
+        self.bot = bot
+        self.clock = clock  # [engine seconds, outside seconds]
+
+    def decide(self, game: Game, seat: int) -> Decision | None:
+        t = time.perf_counter()
+        game.legal()
+        thinking = time.perf_counter()
+        decision = self.bot.decide(game, seat)
+        self.clock[0] += thinking - t
+        self.clock[1] += time.perf_counter() - thinking
+        return decision
+
+    def observe(self, game: Game, step: Step) -> None:
+        pass
+
+
+class TimedSeeds(Seeds):
+    """Chance, its seed chain timed outside the engine (as the bots are)."""
+
+    def __init__(self, start: int, clock: list[float]) -> None:
+        super().__init__(start)
+        self.clock = clock
+
+    def decide(self, game: Game, seat: int) -> Decision:
+        t = time.perf_counter()
+        decision = super().decide(game, seat)
+        self.clock[1] += time.perf_counter() - t
+        return decision
+
+
 def run(bot_name: str, games: int, max_turns: int) -> dict[str, float]:
     rules = standard_rules()
-    engine = 0.0
+    clock = [0.0, 0.0]  # seconds in legal(), seconds in the bots and the seed chain
+    play_time = 0.0
     decisions = 0
     turns = 0
     start = time.perf_counter()
     for seed in range(games):
         game = Game(rules, Setup())
-        seeds = SeedSource(seed)
-        bots = [make_bot(bot_name, f"{seed}:{s}") for s in range(2)]
-        while not game.over and game.turn <= max_turns:
-            seat = game.prompt().seat
-            if seat == CHANCE:
-                t = time.perf_counter()
-                game.apply(("seed", seeds.next_seed()))
-                engine += time.perf_counter() - t
-                continue
-            t = time.perf_counter()
-            game.legal()
-            engine += time.perf_counter() - t
-            decision = bots[seat].decide(game, seat)
-            t = time.perf_counter()
-            game.apply(decision)
-            engine += time.perf_counter() - t
-            decisions += 1
+        deciders: dict[int, Decider] = {
+            s: Timed(make_bot(bot_name, f"{seed}:{s}"), clock) for s in range(2)
+        }
+        deciders[CHANCE] = TimedSeeds(seed, clock)
+        play = Play(game, deciders, max_turns=max_turns)
+        t = time.perf_counter()
+        play.run()
+        play_time += time.perf_counter() - t
+        decisions += play.decisions
         turns += game.turn
     total = time.perf_counter() - start
+    engine = play_time - clock[1]  # the play loop, legal() and apply(): all but the deciders
     return {
         "games": games,
         "decisions": decisions,

@@ -10,8 +10,7 @@ from .core.setup import NAMED_SUPPLIES, replace_starter
 from .core.standard.cards import CORE, STARTERS, VARIABLE
 from .core.standard.units import STANDARD_UNITS
 from .core.units import UnitType
-from .hookspecs import hookimpl
-from .packs import SetupOption, Variant
+from .hookspecs import SetupOption, Variant, hookimpl
 
 
 @hookimpl

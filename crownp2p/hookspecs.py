@@ -9,17 +9,48 @@ those. See docs/plugins.md for a worked example.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
 import pluggy
 
-if TYPE_CHECKING:
-    from .core.units import UnitType
-    from .packs import SetupOption, Variant
+from .core.rules import Rules
+from .core.seats import TWO_SEATS, Seating
+from .core.setup import Setup
+from .core.units import UnitType
 
 PROJECT = "crownp2p"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# -------------------------------------------------------------------------------------------
+# What the hooks register besides units and cards
+# -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetupOption:
+    """A word for ``--option``: ``apply`` turns a setup into the one the option asks for."""
+
+    name: str
+    help: str
+    apply: Callable[[Setup], Setup]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A way to play: its rules, seats and seating, how it changes the setup, and its state."""
+
+    name: str
+    help: str
+    rules_class: type[Rules] = Rules
+    seats: int = 2
+    configure: Callable[[Setup], Setup] = lambda setup: setup
+    seating: Seating = TWO_SEATS
+    # What its rules keep besides the engine's state: a dataclass of plain values, made fresh
+    # with no arguments, hashed and saved under the pack's name (game.pack_state(state)).
+    state: type[Any] | None = None
 
 
 # -------------------------------------------------------------------------------------------

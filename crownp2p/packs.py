@@ -20,33 +20,13 @@ import pluggy
 from . import __version__, hookspecs
 from .core.cards import CardRegistry, CardType
 from .core.rules import Rules
-from .core.seats import TWO_SEATS, Seating
 from .core.setup import Setup
 from .core.units import UnitRegistry, UnitType
+from .hookspecs import SetupOption, Variant
 
 ENTRY_POINT_GROUP = "crownp2p"
 ENV_PACKS = "CROWNP2P_PACKS"
 ROLES = ("starter", "core", "variable", "alternative starter")
-
-
-@dataclass(frozen=True)
-class SetupOption:
-    name: str
-    help: str
-    apply: Callable[[Setup], Setup]
-
-
-@dataclass(frozen=True)
-class Variant:
-    name: str
-    help: str
-    rules_class: type[Rules] = Rules
-    seats: int = 2
-    configure: Callable[[Setup], Setup] = lambda setup: setup
-    seating: Seating = TWO_SEATS
-    # What its rules keep besides the engine's state: a dataclass of plain values, made fresh
-    # with no arguments, hashed and saved under the pack's name (game.pack_state(state)).
-    state: type[Any] | None = None
 
 
 @dataclass
@@ -220,6 +200,10 @@ def _allowed() -> set[str] | None:
     return set() if words <= {"none"} else words
 
 
+def _given(plugin: object) -> Callable[[], object]:
+    return lambda: plugin
+
+
 def load(extra: Iterable[tuple[str, object]] = (), *, entry_points: bool = True) -> Catalog:
     """Load the built-in base game, every installed pack the environment allows, and
     ``extra`` (name, plugin) pairs (tests register packs this way)."""
@@ -237,7 +221,7 @@ def load(extra: Iterable[tuple[str, object]] = (), *, entry_points: bool = True)
                 continue
             version = ep.dist.version if ep.dist is not None else "unknown"
             sources.append((ep.name, version, ep.load))
-    sources += [(name, "test", lambda p=plugin: p) for name, plugin in extra]
+    sources += [(name, "test", _given(plugin)) for name, plugin in extra]
     for name, version, get in sources:
         pack = Pack(name, version)
         plugin: object = None

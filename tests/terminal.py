@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 import time
 
 import pexpect  # type: ignore[import-untyped]
@@ -26,11 +27,15 @@ def program() -> list[str]:
 
 
 class Terminal:
-    """The program in a 120 x 40 pseudo-terminal."""
+    """The program in a 120 x 40 pseudo-terminal. What it keeps (a networked seat's record)
+    goes to a temporary XDG_STATE_HOME of its own, never the real ~/.local/state, unless
+    ``env`` names one."""
 
     def __init__(self, *args: str, **env: str) -> None:
+        self.state = tempfile.TemporaryDirectory(prefix="crownp2p-test-state-")
         environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
         environ.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+        environ["XDG_STATE_HOME"] = self.state.name
         environ.update(env)
         command = program()
         self.child = pexpect.spawn(

@@ -834,6 +834,13 @@ def test_shield_the_rulebooks_example_player_4s_pawn() -> None:
     assert moves_from(g, "d5") == set()  # and False Orders froze it for this turn
 
 
+def test_the_log_names_the_shielded_units_square() -> None:
+    g = false_orders_game(SW)
+    play(g, "play 'False Orders' 1", "march d4 d5")
+    shield = [line for line in g.log if "shield counter" in line]
+    assert shield == ["gold north-east: a shield counter goes on the Pawn on d5"]
+
+
 def test_shield_the_rulebooks_example_player_2s_pawn() -> None:
     g = false_orders_game(SE)
     play(g, "play 'False Orders' 1", "march d4 d5")

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +25,8 @@ from crownp2p.core.standard import standard_rules
 from crownp2p.net.deciders import BotDecider
 from crownp2p.net.link import Timeouts
 from crownp2p.net.table import host_table, join_table
-from crownp2p.shell.net_table import HumanDecider, NetTable
+from crownp2p.shell.net_table import HumanDecider, net_table
+from crownp2p.shell.table import Table
 
 PACKS = [("crownp2p", __version__)]
 CODE = "test-code-1"
@@ -42,25 +44,25 @@ async def wait_until(condition: Any, what: str) -> None:
 
 async def seat_a_person(
     nursery: trio.Nursery, seed: int, listen: Any, **host_options: Any
-) -> tuple[NetTable, dict[str, Any]]:
+) -> tuple[Table, dict[str, Any]]:
     """Host a random bot and join it as a person; the person's table once it is our turn.
     ``listen`` gets every reply the terminal is told unprompted; the dict gets the host's
     session, what the host heard and the joiner's events, and, as they end, what the host's
     and the joiner's table services returned."""
     rules = standard_rules()
     human = HumanDecider()
-    tables: list[NetTable] = []
+    tables: list[Table] = []
     results: dict[str, Any] = {"heard": [], "events": []}
 
     def seated(session: Any) -> None:
-        table = NetTable(session, human, unicode=False)
+        table = net_table(session, human, unicode=False)
         table.listen(listen)
         tables.append(table)
 
     def on_event(event: Any) -> None:
         results["events"].append(event)
         if tables:
-            tables[0].event(event)
+            tables[0].driver.on_event(event)
 
     async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         results["host"] = await host_table(
@@ -119,7 +121,7 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
                 if treasures:
                     break
                 table.handle("end" if ("end",) in table.legal() else "done")
-                await wait_until(lambda: not table.pending, "our step")
+                await wait_until(lambda: not table.driver.pending, "our step")
             else:
                 raise AssertionError("no buy phase with a Treasure in hand")
             before = len(table.record.steps)
@@ -194,7 +196,7 @@ async def test_a_line_typed_during_treasure_all_waits_for_every_treasure() -> No
                 if table.game.this_turn.phase == "buy" and hand.count("Peon") >= 2:
                     break  # two gold at least: enough for a Champion
                 table.handle("end")
-                await wait_until(lambda: not table.pending, "our step")
+                await wait_until(lambda: not table.driver.pending, "our step")
             else:
                 raise AssertionError("no buy phase with two Peons in hand")
             table.schedule = later.append
@@ -202,7 +204,7 @@ async def test_a_line_typed_during_treasure_all_waits_for_every_treasure() -> No
             assert not table.handle("treasure all").lines
             # The first Treasure is applied and the table asked again; the next one waits in
             # the terminal's loop: a line typed now must wait for every Treasure.
-            await wait_until(lambda: not table.pending and later, "the first Treasure")
+            await wait_until(lambda: not table.driver.pending and later, "the first Treasure")
             assert not table.handle("buy Champion").lines
             while not any(s.decision == ("buy", "Champion") for s in table.record.steps):
                 for callback in later[:]:
@@ -256,6 +258,8 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         assert "You play gold (lower case) against blue (host)." in first
         assert "`chat TEXT` talks to the table" in first
         assert "blue: " in first  # the host's bot moved first, told as it happened
+        kept = Path(t.state.name, "crownp2p", "games")  # the seat's record, not in ~/.local
+        assert [path.name for path in kept.glob("*-join.jsonl")]
         t.type("end")  # our orders
         t.shows("gold: ends the order phase")
         t.type("help")

@@ -20,8 +20,8 @@ from crownp2p.core.movement import KING_STEPS, Leap
 from crownp2p.core.rules import Rules
 from crownp2p.core.steps import Draw, Plus
 from crownp2p.core.units import UnitClass, UnitType
-from crownp2p.hookspecs import hookimpl
-from crownp2p.packs import SetupOption, Variant, load
+from crownp2p.hookspecs import SetupOption, Variant, hookimpl
+from crownp2p.packs import load
 
 DOCS = Path(__file__).parent.parent / "docs" / "plugins.md"
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("crownp2p_"))

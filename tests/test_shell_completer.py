@@ -6,8 +6,8 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 from scenario import RULES, game
 
-from crownp2p.shell.commands import SOLO_COMMANDS
 from crownp2p.shell.completer import DecisionCompleter
+from crownp2p.shell.solo import SOLO_COMMANDS
 
 OPENING = "4k3/8/8/8/8/8/4P3/4K3"
 

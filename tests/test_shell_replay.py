@@ -13,13 +13,13 @@ from crownp2p.core.setup import Setup
 from crownp2p.shell.cli import main
 from crownp2p.shell.render import plain
 from crownp2p.shell.replay import Replay, ReplayError
-from crownp2p.shell.table import SoloTable
+from crownp2p.shell.solo import solo_table
 from crownp2p.shell.terminal import run_lines
 
 
 @pytest.fixture
 def saved(tmp_path):
-    table = SoloTable(RULES, Setup(), seat=1, bot="greedy", seed=4)
+    table = solo_table(RULES, Setup(), seat=1, bot="greedy", seed=4)
     for line in ("end", "end", "treasure all", "buy Champion", "e8d8"):
         table.handle(line)
     path = tmp_path / "game.jsonl"

@@ -16,7 +16,7 @@ from scenario import RULES
 
 from crownp2p.core.decisions import decision_text
 from crownp2p.core.setup import Setup
-from crownp2p.shell.table import SoloTable
+from crownp2p.shell.solo import solo_table
 from crownp2p.shell.terminal import run_terminal
 
 ENTER = "\r"
@@ -65,7 +65,7 @@ def screen_text(raw: str) -> str:
 
 
 def test_a_whole_game_through_the_prompt_to_its_end():
-    table = SoloTable(RULES, Setup(), seat=0, bot="greedy", seed=11)
+    table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=11)
     with create_pipe_input() as pipe:
         player = Player(pipe, seed=11)
         status = run_terminal(table, input=pipe, output=DummyOutput(), before_prompt=player)
@@ -76,7 +76,7 @@ def test_a_whole_game_through_the_prompt_to_its_end():
 
 def test_what_the_terminal_shows_mistakes_help_and_ctrl_d(monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    table = SoloTable(RULES, Setup(), seat=0, bot="greedy", seed=4)
+    table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=4)
     out, output = recording_output()
     lines = [
         "end" + ENTER,
@@ -111,7 +111,7 @@ def test_what_the_terminal_shows_mistakes_help_and_ctrl_d(monkeypatch):
 
 
 def test_leaving_a_finished_game_asks_nothing():
-    table = SoloTable(RULES, Setup(), seat=0, bot="greedy", seed=11)
+    table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=11)
     rng = random.Random(11)
     while not table.over:
         table.handle(decision_text(rng.choice(table.legal())))
@@ -121,7 +121,7 @@ def test_leaving_a_finished_game_asks_nothing():
 
 
 def test_an_unexpected_error_is_one_sentence_and_a_saved_record(monkeypatch, capsys):
-    table = SoloTable(RULES, Setup(), seat=0, bot="greedy", seed=4)
+    table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=4)
 
     def broken(line):
         raise KeyError("boom")
@@ -146,7 +146,7 @@ def test_replay_a_saved_game_in_the_prompt(tmp_path, seat):
     from crownp2p.core.record import Record
     from crownp2p.shell.replay import Replay
 
-    table = SoloTable(RULES, Setup(), seat=0, bot="greedy", seed=4)
+    table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=4)
     for line in ("end", "end", "treasure all", "buy Champion", "end"):
         table.handle(line)
     path = tmp_path / "game.jsonl"

@@ -11,13 +11,14 @@ from crownp2p.core.decisions import decision_text
 from crownp2p.core.record import Record, verify
 from crownp2p.core.setup import Setup
 from crownp2p.shell.render import plain
-from crownp2p.shell.table import SoloTable, Table
+from crownp2p.shell.solo import SOLO_COMMANDS, LocalDriver, solo_table
+from crownp2p.shell.table import Table
 
 FIRST_GAME = Setup()
 
 
-def solo(seat: int = 0, seed: int = 4, bot: str = "greedy") -> SoloTable:
-    table = SoloTable(RULES, FIRST_GAME, seat=seat, bot=bot, seed=seed)
+def solo(seat: int = 0, seed: int = 4, bot: str = "greedy") -> Table:
+    table = solo_table(RULES, FIRST_GAME, seat=seat, bot=bot, seed=seed)
     table.opening()  # as the terminal does: what happened before the first prompt is told
     return table
 
@@ -43,7 +44,7 @@ def test_blue_moves_first_and_the_bot_answers():
 
 
 def test_as_gold_the_bot_moves_first_and_the_board_is_turned():
-    t = SoloTable(RULES, FIRST_GAME, seat=1, seed=4)
+    t = solo_table(RULES, FIRST_GAME, seat=1, seed=4)
     opening = plain(t.opening().news)
     assert "You play gold (lower case) against blue (greedy bot)" in opening
     assert "—— turn 1: blue ——" in opening and "blue: buys" in opening
@@ -105,7 +106,7 @@ def test_order_n_of_m_counts_the_orders_a_card_adds():
         deck=["Peon", "Guard", "Peon"],
         piles=["Sanctuary"],
     )
-    t = Table(RULES, g, Record.begin(g, state=g.to_json()), seat=0)
+    t = Table(LocalDriver(g, Record.begin(g, state=g.to_json()), seat=0))
     scripted(t, "play Sanctuary 2")
     assert t.status().startswith("Sanctuary: discard 2 card(s) (Tab lists the choices)")
     scripted(t, "discard Peon", "discard Guard")
@@ -152,30 +153,63 @@ def test_the_toolbar_shows_phase_counts_and_gold():
 # -------------------------------------------------------------------- the networked seam
 
 
-class WireTable(Table):
-    """A table whose other seat's decisions arrive from outside, as a networked one's do."""
+class WireDriver:
+    """A driver whose other seat's decisions arrive from outside, as a networked one's do:
+    it applies every decision itself and tells the table of each step."""
+
+    seat = 0
+    who = {0: "you"}
+    commands = SOLO_COMMANDS
+    intro: list[str] = []
+    leaving_resigns = pending = False
 
     def __init__(self, g):
-        super().__init__(RULES, g, Record.begin(g, state=g.to_json()), seat=0)
+        self.game = g
+        self.record = Record.begin(g, state=g.to_json())
         self.sent = []
+
+    @property
+    def over(self):
+        return self.game.over
+
+    def start(self, table):
+        self.table = table
+
+    def legal(self):
+        return self.game.legal() if self.game.prompt().seat == self.seat else []
 
     def submit(self, decision):
         self.sent.append(decision)
-        super().submit(decision)
+        self.apply(decision)
+
+    def receive(self, decision):
+        self.apply(decision)
+        self.table.tell()
+
+    def apply(self, decision):
+        step = self.record.apply(self.game, decision)
+        self.table.observe(self.game, step)
+
+    def status(self):
+        return None
+
+    def leave(self):
+        pass
 
 
 def test_a_table_whose_opponent_is_outside():
     g = game("4k3/8/8/8/8/8/4P3/4K3", deck=["Peon"] * 5, opp_deck=["Peon"] * 5)
-    t = WireTable(g)
+    wire = WireDriver(g)
+    t = Table(wire)
     heard = []
     t.listen(heard.append)
     scripted(t, "e2e4")  # the last order: the empty action and buy phases pass by themselves
-    assert t.sent == [("march", "e2", "e4")]
+    assert wire.sent == [("march", "e2", "e4")]
     assert t.game.prompt().seat == 1
     reply = t.handle("end")
     assert reply.lines[0].startswith("It is gold's decision now.")
     assert t.legal() == []
-    t.receive(("march", "e8", "d8"))
+    wire.receive(("march", "e8", "d8"))
     assert plain(heard[-1].news).startswith("gold: King e8–d8")
     assert heard[-1].redraw
     assert t.marks == [60, 59]  # e8 and d8 light up
@@ -188,14 +222,15 @@ def test_the_toolbar_fits_a_narrow_terminal():
     assert len(narrow) <= 60 and "order · orders 1 · actions 1 · buys 1 · gold 0" in narrow
 
 
-def test_a_driver_that_applies_decisions_itself_observes_then_refreshes():
+def test_a_driver_that_applies_decisions_itself_tells_the_table_of_each_step():
     g = game("4k3/8/8/8/8/8/4P3/4K3", counters={"orders": 2})
-    t = WireTable(g)
+    t = Table(WireDriver(g))
     heard = []
     t.listen(heard.append)
-    t.observe(("march", "e2", "e4"))
-    g.apply(("march", "e2", "e4"))  # the session's own apply, not the table's
-    reply = t.refresh()
-    assert heard == [reply] and plain(reply.news) == "blue: Pawn e2–e4"
+    step = t.record.apply(g, ("march", "e2", "e4"))  # the session's own apply, not the table's
+    t.observe(g, step)
+    t.tell()
+    (reply,) = heard
+    assert plain(reply.news) == "blue: Pawn e2–e4"
     assert t.status() == "Order 2 of 2: march or end orders"
     assert t.marks == [12, 28]

@@ -33,15 +33,3 @@ class RandomBot(Bot):
 
     def decide(self, game: Game, seat: int) -> Decision:
         return self.rng.choice(game.legal())
-
-
-def make_bot(name: str, seed: int | str = 0) -> Bot:
-    from .greedy import GreedyBot
-
-    kinds: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-    if name not in kinds:
-        raise ValueError(f"there is no bot called {name!r}: choose {' or '.join(kinds)}")
-    return kinds[name](seed)
-
-
-BOT_NAMES = ("greedy", "random")

@@ -10,7 +10,7 @@ from ..core.play import Decider, Play, Seeds
 from ..core.record import Record
 from ..core.rules import Rules
 from ..core.setup import Setup
-from .base import make_bot
+from . import make_bot
 
 DEFAULT_MAX_TURNS = 300
 

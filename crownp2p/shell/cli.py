@@ -18,11 +18,12 @@ class CommandError(Exception):
     """A one-sentence error for the user; the program exits with status 2."""
 
 
-COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {}
+Setup = Callable[[argparse.ArgumentParser], None]  # adds a command's arguments
+COMMANDS: dict[str, tuple[str, Setup]] = {}
 
 
-def command(name: str, help_text: str):
-    def wrap(setup: Callable[[argparse.ArgumentParser], None]):
+def command(name: str, help_text: str) -> Callable[[Setup], Setup]:
+    def wrap(setup: Setup) -> Setup:
         COMMANDS[name] = (help_text, setup)
         return setup
 
@@ -117,7 +118,10 @@ def _replay(p: argparse.ArgumentParser) -> None:
 def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     import importlib
 
-    return getattr(importlib.import_module(f"crownp2p.shell.{module}"), name)
+    run: Callable[[argparse.Namespace], int] = getattr(
+        importlib.import_module(f"crownp2p.shell.{module}"), name
+    )
+    return run
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,53 +1,17 @@
-"""The shell's own commands (``help``, ``moves``, ``log``, ``undo`` ...), as a registry.
+"""The shell's own commands every table has (``help``, ``moves``, ``log``, ``save`` ...).
 
-Each table has its own set: every table gets :data:`TABLE_COMMANDS`; a solo table adds
-``undo``; a networked table adds ``chat``. A command takes the table and its words and returns
-a :class:`Reply`, the lines to print.
+A table's driver gives it its set: these, and its own (the local driver's ``undo`` in solo.py,
+the networked driver's ``chat`` and ``quit`` in net_table.py). A command takes the table and
+its words and returns a :class:`Reply`, the lines to print.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
 from ..core.board import parse_square, square_name
+from .reply import Reply, ShellCommand, distinct_commands
+from .table import Table
 
-if TYPE_CHECKING:
-    from .table import Table
-
-
-@dataclass
-class Reply:
-    """What one line of input did: lines to print, whether the board changed, whether to
-    leave."""
-
-    lines: list[str] = field(default_factory=list)
-    redraw: bool = False
-    quit: bool = False
-    news: Any = None  # styled lines of what happened in the game (render.news), if any
-
-
-@dataclass(frozen=True)
-class ShellCommand:
-    name: str
-    usage: str
-    help: str
-    run: Callable[[Any, list[str]], Reply]
-    aliases: tuple[str, ...] = ()
-
-
-def registry(*commands: ShellCommand) -> dict[str, ShellCommand]:
-    """Commands by name and by alias."""
-    out: dict[str, ShellCommand] = {}
-    for c in commands:
-        for name in (c.name, *c.aliases):
-            out[name] = c
-    return out
-
-
-def distinct_commands(commands: dict[str, ShellCommand]) -> list[ShellCommand]:
-    return [c for name, c in commands.items() if name == c.name]
+__all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "SAVE", "describe"]
 
 
 # -------------------------------------------------------------------- help
@@ -147,17 +111,9 @@ def _quit(table: Table, args: list[str]) -> Reply:
     return Reply(["Goodbye."], quit=True)
 
 
-def _undo(table: Any, args: list[str]) -> Reply:
-    return table.undo()
-
-
 HELP = ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",))
 MOVES = ShellCommand("moves", "moves SQUARE", "where the unit on SQUARE can go", _moves)
 LOG = ShellCommand("log", "log [N]", "the last N things that happened (20)", _log)
 BOARD = ShellCommand("board", "board", "show the board again", _board)
 SAVE = ShellCommand("save", "save FILE", "save the game's record", _save)
 QUIT = ShellCommand("quit", "quit", "leave the game", _quit, ("exit",))
-UNDO = ShellCommand("undo", "undo", "take back your last line (and the bot's reply)", _undo)
-
-TABLE_COMMANDS = registry(HELP, MOVES, LOG, BOARD, SAVE, QUIT)
-SOLO_COMMANDS = registry(HELP, MOVES, LOG, BOARD, UNDO, SAVE, QUIT)

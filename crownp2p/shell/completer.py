@@ -16,6 +16,8 @@ from prompt_toolkit.document import Document
 
 from ..core.board import square_name
 from ..core.decisions import Decision, decision_text
+from ..core.game import Game
+from ..core.rules import Rules
 
 SHORT_MOVES = ("march", "attack", "swap", "move")
 
@@ -29,8 +31,8 @@ class DecisionCompleter(Completer):
         self,
         legal: Callable[[], list[Decision]],
         commands: Iterable[str],
-        rules=None,
-        board=None,
+        rules: Rules | None = None,
+        board: Callable[[], Game] | None = None,
     ) -> None:
         self.legal = legal
         self.commands = list(commands)
@@ -59,7 +61,7 @@ class DecisionCompleter(Completer):
         out += [(c, "command") for c in self.commands]
         return out
 
-    def get_completions(  # type: ignore[override]
+    def get_completions(
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterator[Completion]:
         typed = document.text_before_cursor.lstrip()
@@ -76,7 +78,7 @@ class DecisionCompleter(Completer):
                 yield Completion(text, start_position=-len(typed), display_meta=meta)
 
 
-def note(decision: Decision, rules) -> str:
+def note(decision: Decision, rules: Rules | None) -> str:
     """A few words beside a candidate: the cost of a card to buy, what a card's effect is."""
     if rules is None:
         return ""

@@ -7,7 +7,9 @@ import json
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
+from ..core.cards import CardType
 from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
@@ -41,7 +43,7 @@ def setup_from_args(args: argparse.Namespace) -> Setup:
     )
 
 
-def card_json(card) -> dict:
+def card_json(card: CardType) -> dict[str, Any]:
     return {
         "name": card.name,
         "cost": card.cost,
@@ -69,7 +71,7 @@ def cards_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def describe_card(card) -> str:
+def describe_card(card: CardType) -> str:
     trains = ""
     if card.trains:
         trains = (

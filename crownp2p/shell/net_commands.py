@@ -1,8 +1,7 @@
 """The ``host``, ``join`` and ``resume`` commands: a table of peers from the command line.
 
-The lead registers these in cli.py with ``add_*_arguments`` and ``*_command``. Until then (and
-for tests and benchmarks that need a real process) ``python -m crownp2p.shell.net_commands
-host|join|resume …`` runs them with the same arguments.
+cli.py registers them (their arguments are in net_args.py); ``crownp2p host|join|resume …``
+(or ``python -m crownp2p …``) runs them.
 
 Without ``--bot`` a person plays the seat in the interactive shell (net_table.py), which needs
 a terminal: without one the commands say so and exit with status 2. With ``--json`` the first
@@ -23,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cli import CommandError
-from .net_args import add_host_arguments, add_join_arguments, add_resume_arguments
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -331,7 +329,7 @@ def _run_shell(
         if not shown:
             return True
         if args.verbose:
-            shown[0].say(f"crownp2p: {record.getMessage()}")
+            shown[0].tell([f"crownp2p: {record.getMessage()}"])
         return False
 
     for handler in handlers:
@@ -503,36 +501,3 @@ def resume_command(args: argparse.Namespace) -> int:
         packs=packs(),
         timeouts=_timeouts(args),
     )
-
-
-# ====================================================================== a stand-in entry point
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="crownp2p", description="Peer-to-peer tables.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, add, run, text in (
-        ("host", add_host_arguments, host_command, "host a table and print its join code"),
-        ("join", add_join_arguments, join_command, "join a table at HOST:PORT"),
-        ("resume", add_resume_arguments, resume_command, "continue a game from its record"),
-    ):
-        p = sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".")
-        add(p)
-        p.set_defaults(run=run)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        return int(args.run(args))
-    except CommandError as err:
-        print(f"crownp2p {args.command}: {err}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,11 +3,12 @@
 Three pieces:
 
 - :class:`HumanDecider` is the session's decider for a person: ``decide`` returns an awaitable
-  that the player's typed decision (:meth:`HumanDecider.offer`) completes.
-- :class:`NetTable` is the shell's table over the session's own game and record. The session
-  (its Lockstep) applies every decision, ours too: it calls :meth:`Table.observe` before each
-  and :meth:`NetTable.applied` after, which tells the terminal. ``submit`` hands the player's
-  decision to the decider instead of applying it; ``chat`` and leaving go to the session.
+  that the person's decision (:meth:`HumanDecider.offer`) completes.
+- :class:`NetDriver` is the table's driver over the session's own game and record. The session
+  (its Lockstep) applies every decision, ours too; everything it tells — a step applied, chat,
+  a peer's error, a link, the end — comes in through :meth:`NetDriver.on_event`, which tells
+  the table. The person's decisions go to the decider (``submit``); chat and leaving go to the
+  session.
 - :func:`run_shell` is the bridge: prompt_toolkit runs on asyncio, the network on trio, and
   here trio runs as a *guest* on the asyncio loop (``trio.lowlevel.start_guest_run``). Both
   then run on the main thread, so the table is only ever touched from one thread, and
@@ -28,14 +29,14 @@ from typing import Any
 import trio
 
 from ..core.decisions import Decision
-from ..core.game import CHANCE, Game
-from ..core.record import Step
-from . import render
-from .commands import TABLE_COMMANDS, Reply, ShellCommand, registry
-from .parser import normal
+from ..core.game import Game
+from ..core.record import Record
+from ..net.lockstep import Event
+from .commands import BOARD, HELP, LOG, MOVES, SAVE
+from .reply import Reply, ShellCommand, registry
 from .table import Table
 
-__all__ = ["NET_COMMANDS", "HumanDecider", "NetTable", "run_shell"]
+__all__ = ["NET_COMMANDS", "HumanDecider", "NetDriver", "net_table", "run_shell"]
 
 LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player leaves
 
@@ -43,24 +44,20 @@ LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player lea
 class HumanDecider:
     """The decider of a person at the terminal: each ``decide`` waits for :meth:`offer`.
 
-    A table binds it (:meth:`bind`) to the trio run and to a count of the steps applied, which
-    tags every offer: one made for an earlier position is dropped, and one made before the
-    session got round to asking is kept for the question it was meant for."""
+    The driver binds it (:meth:`bind`) to the trio run and to a count of the steps applied,
+    which tags every offer: one made for an earlier position is dropped, and one made before
+    the session got round to asking is kept for the question it was meant for."""
 
     def __init__(self) -> None:
         self._send, self._receive = trio.open_memory_channel[tuple[int, Decision]](math.inf)
         self._token: trio.lowlevel.TrioToken | None = None
         self._steps: Callable[[], int] = lambda: 0
-        self.on_ask: Callable[[], None] | None = None  # the table's hook: we are asked now
 
     def bind(self, token: trio.lowlevel.TrioToken, steps: Callable[[], int]) -> None:
         self._token, self._steps = token, steps
 
     def decide(self, game: Game) -> Awaitable[Decision]:
-        ticket = self._steps()
-        if self.on_ask is not None:
-            self.on_ask()
-        return self._wait(ticket)
+        return self._wait(self._steps())
 
     async def _wait(self, ticket: int) -> Decision:
         while True:
@@ -69,7 +66,7 @@ class HumanDecider:
                 return decision
 
     def offer(self, decision: Decision) -> bool:
-        """The player's decision for the current position (from the terminal's loop)."""
+        """The person's decision for the current position (from the terminal's loop)."""
         if self._token is None:
             return False
         item = (self._steps(), tuple(decision))
@@ -80,24 +77,11 @@ class HumanDecider:
         return True
 
 
-def _chat(table: Any, args: list[str]) -> Reply:
-    return table.chat(" ".join(args))
-
-
-def _quit(table: Any, args: list[str]) -> Reply:
-    return Reply(quit=True)  # the terminal asks first (NetTable.confirm_quit)
-
-
-CHAT = ShellCommand("chat", "chat TEXT", "say something to everyone at the table", _chat)
-QUIT = ShellCommand("quit", "quit", "leave the table (resigns a game still on)", _quit, ("exit",))
-NET_COMMANDS = {**TABLE_COMMANDS, **registry(CHAT, QUIT)}
-
-
-class NetTable(Table):
+class NetDriver:
     """One seat at a networked game, following the session's Lockstep (see the module)."""
 
-    commands = NET_COMMANDS
-    confirm_quit = True  # `quit` asks too: leaving resigns
+    leaving_resigns = True  # `quit` asks too: leaving resigns
+    intro = ["`chat TEXT` talks to the table; leaving the game resigns it."]
 
     def __init__(
         self,
@@ -105,85 +89,82 @@ class NetTable(Table):
         decider: HumanDecider,
         *,
         token: trio.lowlevel.TrioToken | None = None,
-        unicode: bool = True,
     ) -> None:
         ls = session.ls
         names = list(session.info.names)
-        me = ls.me
-        who = {
-            s: ("you" if s == me else (names[s] if s < len(names) else f"seat {s}"))
+        self.seat: int = ls.me
+        self.who = {
+            s: ("you" if s == self.seat else (names[s] if s < len(names) else f"seat {s}"))
             for s in ls.seats
         }
-        super().__init__(ls.rules, ls.game, ls.record, seat=me, who=who, unicode=unicode)
+        self.commands = NET_COMMANDS
         self.session = session
         self.ls = ls
         self.decider = decider
         self.names = names
         self.token = token or trio.lowlevel.current_trio_token()
         self.pending = False  # our decision is on its way to the session
-        self.treasure_all = False  # `treasure all`: offer the next Treasure after each one
-        self.ahead: list[str] = []  # lines typed while our last decision was on its way
         self.ended: str | None = None  # why the game ended, once it has
         self.stopped = False  # the session has returned
-        self.leaving = False  # the player has left (the terminal is closed)
-        # How to tell the terminal later (the terminal passes its loop's call_soon so that
-        # many steps in a row make one redraw); by default at once.
-        self.schedule: Callable[[Callable[[], None]], Any] | None = None
-        self._news_due = False
-        self._told: list[str] = []
-        ls.before_apply = self.observe
-        ls.after_apply = self.applied
-        decider.on_ask = self.asked
-        decider.bind(self.token, lambda: len(self.record.steps))
+        self.seen = len(ls.record.steps)  # steps the table has been told of
+        self._table: Table | None = None
 
-    # ---------------------------------------------------------------- the session's side
+    @property
+    def table(self) -> Table:
+        assert self._table is not None, "the driver has not started"
+        return self._table
+
+    @property
+    def game(self) -> Game:
+        game: Game = self.ls.game
+        return game
+
+    @property
+    def record(self) -> Record:
+        record: Record = self.ls.record
+        return record
 
     @property
     def over(self) -> bool:
         return self.game.over or self.ls.outcome is not None or self.stopped
 
+    def start(self, table: Table) -> None:
+        self._table = table
+        self.decider.bind(self.token, lambda: len(self.record.steps))
+        # The session's events come once it has handled what arrived, maybe several steps
+        # later; the table must see each step while the game is at it ("Order 2 of 3"). So
+        # the Lockstep's hook hands each step in as it is applied, and on_event drops the
+        # copy that comes later with the session's events.
+        self.ls.after_apply = lambda step: self.on_event(Event("step", step.seat, step=step))
+
     def legal(self) -> list[Decision]:
-        if self.pending or self.over or not self.ls.my_turn:
+        game = self.game
+        if self.pending or self.over or not self.ls.started or game.prompt().seat != self.seat:
             return []
-        return super().legal()
+        return game.legal()
 
-    def applied(self, step: Step) -> None:
-        """The session applied a step (ours or another seat's): tell the terminal."""
-        if step.seat == self.seat:
-            self.pending = False
-        elif step.seat != CHANCE and self.ahead:
-            # Typed ahead for a position that is gone: another seat decides now.
-            self._told.extend(f"Not played: `{line}` (the turn moved on)." for line in self.ahead)
-            self.ahead.clear()
-        self._tell_soon()
+    def submit(self, decision: Decision) -> None:
+        if self.decider.offer(decision):
+            self.pending = True
 
-    def asked(self) -> None:
-        """The session asks for our decision: after `treasure all`, the next Treasure; else
-        the next line typed ahead."""
-        if not self.treasure_all and not self.ahead:
-            return
+    # ---------------------------------------------------------------- the session's side
 
-        def go() -> None:
-            treasures = [d for d in self.legal() if d[0] == "treasure"]
-            if treasures and self.treasure_all:
-                self.submit(treasures[0])
-                return
-            self.treasure_all = False
-            if self.ahead and self.legal():
-                reply = super(NetTable, self).handle(self.ahead.pop(0))
-                if reply.lines:  # it could not be played: what was typed after it waited on it
-                    reply.lines += [f"Not played: `{line}`." for line in self.ahead]
-                    self.ahead.clear()
-                    self.notify(reply)
-
-        if self.schedule is None:
-            go()
-        else:
-            self.schedule(go)
-
-    def event(self, event: Any) -> None:
-        """A session event (chat, the end, a link going down) for the terminal."""
+    def on_event(self, event: Any) -> None:
+        """What the session tells (a step applied, chat, a peer's error, a link, the end)."""
+        table = self.table
         lines: list[str] = []
+        if event.kind == "step":
+            step = event.step
+            if step.seq <= self.seen:
+                return
+            self.seen = step.seq
+            table.observe(self.game, step)
+            if step.seat == self.seat:
+                self.pending = False
+            table.tell()
+            if table.treasure_all or table.ahead:  # after the news of the step
+                table.later(self._ask)
+            return
         if event.kind == "chat":
             lines.append(f"[{self._name(event.seat)}] {event.text}")
         elif event.kind == "end":
@@ -197,35 +178,24 @@ class NetTable(Table):
             lines.append(f"Lost the link to {self._name(event.seat)}; waiting for it to return.")
         elif event.kind == "link" and event.text == "up" and self.ls.started:
             lines.append(f"The link to {self._name(event.seat)} is up.")
-        if lines:
-            self._told.extend(lines)
-            self._tell_soon()
+        else:
+            return
+        table.tell(lines)
 
-    def say(self, line: str) -> None:
-        """A line to show above the prompt (a log message while the shell is open)."""
-        self._told.append(line)
-        self._tell_soon()
+    def _ask(self) -> None:
+        """Our decision, if the person typed it already (`treasure all`, type-ahead)."""
+        game = self.game
+        if self.pending or self.over or game.prompt().seat != self.seat:
+            return
+        decision = self.table.decide(game, self.seat)
+        if decision is not None:
+            self.submit(decision)
 
     def stop(self, lines: list[str]) -> None:
         """The session has returned (or failed): nothing more will come from the table."""
         self.stopped = True
-        self.treasure_all = False
-        self._told.extend(lines)
-        self._tell_soon()
-
-    def _tell_soon(self) -> None:
-        if self.schedule is None:
-            self._tell()
-        elif not self._news_due:
-            self._news_due = True
-            self.schedule(self._tell)
-
-    def _tell(self) -> None:
-        self._news_due = False
-        if self.leaving:  # the shell has closed: nothing more to show
-            return
-        lines, self._told = self._told, []
-        self.notify(super().news_reply(lines))
+        self.table.treasure_all = False
+        self.table.tell(lines)
 
     def _name(self, seat: int | None) -> str:
         if seat is None:
@@ -233,30 +203,7 @@ class NetTable(Table):
         name = self.names[seat] if 0 <= seat < len(self.names) else ""
         return name or f"seat {seat}"
 
-    # ---------------------------------------------------------------- the player's side
-
-    def handle(self, line: str) -> Reply:
-        words = line.split()
-        if words and words[0].lower() == "undo":  # a solo habit: say why, not "not possible"
-            return Reply(["There is no `undo` at a networked table: a decision is not taken back."])
-        busy = self.pending or self.treasure_all or self.ahead
-        if busy and words and words[0].lower() not in self.commands and not self.over:
-            # Our last decision is still on its way (or `treasure all` is playing, or earlier
-            # lines wait): keep the line, in order, and read it against the position it was
-            # typed for, once the session asks us again (type-ahead).
-            self.ahead.append(line)
-            return Reply()
-        return super().handle(line)
-
-    def submit(self, decision: Decision) -> None:
-        if self.decider.offer(decision):
-            self.pending = True
-
-    def play_line(self, line: str, decisions: list[Decision]) -> Reply:
-        if normal(line) == "treasure all":
-            self.treasure_all = True
-        self.submit(decisions[0])
-        return Reply()
+    # ---------------------------------------------------------------- the person's side
 
     def chat(self, text: str) -> Reply:
         text = text.strip()
@@ -270,8 +217,7 @@ class NetTable(Table):
         return Reply([f"[you] {text}"])
 
     def leave(self) -> None:
-        """Leave the table: the session resigns for us if the game is still on."""
-        self.leaving = True
+        """The session resigns for us if the game is still on."""
         if not self.stopped:
             self._call(self.session.leave, "")
 
@@ -279,12 +225,7 @@ class NetTable(Table):
         with contextlib.suppress(trio.RunFinishedError):
             self.token.run_sync_soon(fn, *args)
 
-    def opening(self) -> Reply:
-        reply = super().opening()
-        reply.lines.insert(0, "`chat TEXT` talks to the table; leaving the game resigns it.")
-        return reply
-
-    def table_status(self) -> str | None:
+    def status(self) -> str | None:
         if self.game.over:
             return None
         if self.ls.outcome is not None:
@@ -297,19 +238,35 @@ class NetTable(Table):
             return "Sending your decision to the table..."
         return None
 
-    def toolbar(self, width: int = 200) -> render.Fragments:
-        if self.game.over or (self.ls.outcome is None and not self.stopped):
-            return super().toolbar(width)
-        dot = " · " if self.unicode else " | "
-        return [
-            ("class:bottom-toolbar.turn", " game over"),
-            ("", f"{dot}log{dot}save FILE{dot}quit "),
-        ]
 
-    def leave_question(self) -> str | None:
-        if self.over:
-            return None
-        return "Leave the game? You resign if you leave. [y/N] "
+def net_table(
+    session: Any,
+    decider: HumanDecider,
+    *,
+    token: trio.lowlevel.TrioToken | None = None,
+    unicode: bool = True,
+) -> Table:
+    """The person's table at ``session``'s game."""
+    return Table(NetDriver(session, decider, token=token), unicode=unicode)
+
+
+def _driver(table: Table) -> NetDriver:
+    driver = table.driver
+    assert isinstance(driver, NetDriver)
+    return driver
+
+
+def _chat(table: Table, args: list[str]) -> Reply:
+    return _driver(table).chat(" ".join(args))
+
+
+def _quit(table: Table, args: list[str]) -> Reply:
+    return Reply(quit=True)  # the terminal asks first (leaving resigns)
+
+
+CHAT = ShellCommand("chat", "chat TEXT", "say something to everyone at the table", _chat)
+QUIT = ShellCommand("quit", "quit", "leave the table (resigns a game still on)", _quit, ("exit",))
+NET_COMMANDS = registry(HELP, MOVES, LOG, BOARD, SAVE, QUIT, CHAT)
 
 
 # ====================================================================== the bridge
@@ -338,8 +295,8 @@ def run_shell(
     input: Any = None,  # noqa: A002 - prompt_toolkit's own word
     output: Any = None,
     before_prompt: Callable[[Any], None] | None = None,
-    on_table: Callable[[NetTable], None] | None = None,
-) -> tuple[Any, NetTable | None]:
+    on_table: Callable[[Table], None] | None = None,
+) -> tuple[Any, Table | None]:
     """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
     asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
     gets the events (a host's "joined", a joiner's "seated"). Returns trio's outcome of the
@@ -362,18 +319,18 @@ async def _bridge(
     on_event: Callable[[Any], None],
     unicode: bool,
     before_prompt: Any,
-    on_table: Callable[[NetTable], None] | None,
-) -> tuple[Any, NetTable | None]:
+    on_table: Callable[[Table], None] | None,
+) -> tuple[Any, Table | None]:
     from .terminal import _terminal
 
     loop = asyncio.get_running_loop()
     done: asyncio.Future[Any] = loop.create_future()
-    ready: asyncio.Future[NetTable] = loop.create_future()
+    ready: asyncio.Future[Table] = loop.create_future()
     pressed: list[int] = []
     box: dict[str, Any] = {}
 
     def session_ready(session: Any) -> None:
-        table = NetTable(session, decider, unicode=unicode)
+        table = net_table(session, decider, unicode=unicode)
         table.schedule = loop.call_soon
         box["table"] = table
         if on_table is not None:
@@ -386,7 +343,7 @@ async def _bridge(
         if table is None:
             on_event(ev)
         else:
-            table.event(ev)
+            _driver(table).on_event(ev)
 
     async def trio_main() -> Any:
         with trio.CancelScope() as scope:
@@ -429,10 +386,8 @@ async def _bridge(
         def on_done(fut: asyncio.Future[Any]) -> None:
             result = fut.result()
             error = getattr(result, "error", None)
-            if error is None:
-                table.stop([])
-            else:  # the table failed: close the shell (the caller says why, in one line)
-                table.stop([])
+            _driver(table).stop([])
+            if error is not None:  # the table failed: close the shell (the caller says why)
                 table.leaving = True
                 loop.call_soon(shell.cancel)
 

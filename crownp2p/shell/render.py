@@ -155,7 +155,9 @@ def legend(game: Game, unicode: bool = True) -> str:
 # ------------------------------------------------------------------ players, Supply
 
 
-def player_block(game: Game, seat: int, viewer: int, unicode: bool, reveal: bool, who: str) -> list:
+def player_block(
+    game: Game, seat: int, viewer: int, unicode: bool, reveal: bool, who: str
+) -> list[Fragment]:
     """Lines about one seat: counts, Barracks, and the hand when the viewer may see it."""
     view = game.view(seat if reveal else viewer)
     p = view["players"][seat]
@@ -309,7 +311,8 @@ def screen(
     lines: list[Fragments] = []
     if side_by_side:
         right: list[Fragments] = [[], *info_lines]  # beside the ranks, from the top rank down
-        for left, extra in zip_longest(board, right, fillvalue=[]):
+        empty: Fragments = []
+        for left, extra in zip_longest(board, right, fillvalue=empty):
             if not _width(extra):
                 lines.append(left)
                 continue

@@ -12,13 +12,15 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.decisions import IllegalDecision, decision_text
+from ..core.decisions import Decision, IllegalDecision, decision_text
 from ..core.game import CHANCE, Game
-from ..core.record import Record, RecordError
+from ..core.record import Record, RecordError, Step
+from ..core.record import ReplayError as RecordReplayError
 from ..core.rules import Rules
 from . import render
 from .cli import CommandError
-from .commands import HELP, MOVES, QUIT, Reply, ShellCommand, registry
+from .commands import HELP, MOVES, QUIT
+from .reply import Reply, ShellCommand, registry
 from .table import TurnTally, marked_squares
 from .toolbar import counts_left, fitted
 
@@ -52,45 +54,59 @@ class Replay:
     # ---------------------------------------------------------------- loading
 
     def _load(self) -> None:
-        try:
-            game = self.record.new_game(self.rules)
-        except (ValueError, KeyError) as err:
-            raise ReplayError(f"the record's start cannot be set up: {err}") from None
-        if game.state_hash() != self.record.start_hash:
-            self.warnings.append("The record's starting state differs from this version's.")
-        self.snapshots: dict[int, dict[str, Any]] = {0: game.to_json()}
-        self.logs: list[list[str]] = [list(game.log)]  # what each step added to the log
-        self.turns: list[int] = [game.turn]  # the turn after each step
-        self.turn_starts: dict[int, int] = {game.turn: 0}
+        steps = self.record.steps
+        self.snapshots: dict[int, dict[str, Any]] = {}
+        self.logs: list[list[str]] = []  # what each step added to the log
+        self.turns: list[int] = []  # the turn after each step
+        self.turn_starts: dict[int, int] = {}
         mismatch = False
-        for i, step in enumerate(self.record.steps, 1):
-            seat = game.prompt().seat
-            if game.over:
-                raise ReplayError(f"step {step.seq}: the game was already over")
-            if seat != step.seat:
-                who = "chance" if seat == CHANCE else game.seat_name(seat)
-                raise ReplayError(
-                    f"step {step.seq}: the record has seat {step.seat} deciding, "
-                    f"but {who} was to decide"
-                )
-            before = len(game.log)
+        told = 0
+        try:  # the hashes are compared here: a record of another version still replays
+            for i, (game, step) in enumerate(self.record.replay(self.rules, check=False)):
+                self.logs.append(game.log[told:])
+                told = len(game.log)
+                self.turns.append(game.turn)
+                if step is None:
+                    if game.state_hash() != self.record.start_hash:
+                        self.warnings.append(
+                            "The record's starting state differs from this version's."
+                        )
+                    self.snapshots[0] = game.to_json()
+                    self.turn_starts[game.turn] = 0
+                else:
+                    if game.turn != self.turns[-2]:
+                        self.turn_starts.setdefault(game.turn, i)
+                        self.snapshots[i] = game.to_json()
+                    if not mismatch and game.state_hash() != step.hash:
+                        mismatch = True
+                        self.warnings.append(
+                            f"From step {step.seq} on, the states differ from the record's "
+                            "hashes (it was made by another version?)."
+                        )
+                if i < len(steps):
+                    self._check_next(game, steps[i])
+        except RecordReplayError as err:
+            raise ReplayError(f"step {err.seq}: {err.reason}" if err.seq else err.reason) from None
+        self.final = game
+
+    @staticmethod
+    def _check_next(game: Game, step: Step) -> None:
+        """Say which step of the record cannot follow ``game``, and why, before it is tried."""
+        if game.over:
+            raise ReplayError(f"step {step.seq}: the game was already over")
+        seat = game.prompt().seat
+        if seat != step.seat:
+            who = "chance" if seat == CHANCE else game.seat_name(seat)
+            raise ReplayError(
+                f"step {step.seq}: the record has seat {step.seat} deciding, "
+                f"but {who} was to decide"
+            )
+        if seat != CHANCE and not game.is_legal(step.decision):  # (a seed: when applied)
             try:
-                game.apply(step.decision)
+                game.apply(step.decision)  # raises with the engine's reason, changing nothing
             except IllegalDecision as err:
                 text = decision_text(step.decision)
                 raise ReplayError(f"step {step.seq}: `{text}` is not legal there: {err}") from None
-            self.logs.append(game.log[before:])
-            self.turns.append(game.turn)
-            if game.turn != self.turns[-2]:
-                self.turn_starts.setdefault(game.turn, i)
-                self.snapshots[i] = game.to_json()
-            if not mismatch and game.state_hash() != step.hash:
-                mismatch = True
-                self.warnings.append(
-                    f"From step {step.seq} on, the states differ from the record's hashes "
-                    "(it was made by another version?)."
-                )
-        self.final = game
 
     def _is_stop(self, i: int) -> bool:
         steps = self.record.steps
@@ -102,10 +118,11 @@ class Replay:
             game, tally, start = self.game, self.tally, self.at
         else:
             start = max(i for i in self.snapshots if i <= position)
-            game, tally = Game.from_json(self.rules, self.snapshots[start]), TurnTally()
+            game = Game.from_json(self.rules, self.snapshots[start])
+            tally = TurnTally(game)
         for step in self.record.steps[start:position]:
-            tally.before(game, step.decision)
             game.apply(step.decision)
+            tally.observe(game, step)
         return game, tally
 
     # ---------------------------------------------------------------- moving
@@ -265,7 +282,7 @@ class Replay:
     def listen(self, callback: Any) -> None:
         """Nothing arrives from outside in a replay."""
 
-    def legal(self) -> list:
+    def legal(self) -> list[Decision]:
         return []
 
 

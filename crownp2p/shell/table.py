@@ -1,63 +1,113 @@
 """A seat at a game, without the terminal: what a typed line does, and what to show.
 
-:class:`Table` is one seat's place at a game: it turns the player's lines into decisions (the
-parser), answers the shell's commands, keeps the record and says what happened. Where the
-*other* decisions come from is the subclass's business:
+:class:`Table` is one seat's place at a game: it reads the person's lines (the parser),
+answers the shell's commands, says what happened (news, the last move's squares, "Order 2 of
+3") and draws the screen. It runs no game flow of its own; a :class:`Driver` does:
 
-- :class:`SoloTable` plays chance (a local seed source) and the bot itself, right after each of
-  the player's decisions (:meth:`Table.advance`), and can take decisions back (``undo``).
-- A networked table sends the player's decisions to its peers (:meth:`Table.submit`) and hands
-  the peers' decisions in with :meth:`Table.receive`, which applies them and tells the terminal
-  (:meth:`Table.listen`), so the board and the news update while the player is typing. Where a
-  network session applies every decision to the game itself, it calls :meth:`Table.observe`
-  before each and :meth:`Table.refresh` after, and ``submit`` hands the player's decision to
-  the session instead of applying it. Call these from the terminal's event loop thread (trio
-  in guest mode runs there).
+- the local driver (solo.py) plays a :class:`~crownp2p.core.play.Play` over the bot, chance
+  and the person, and takes lines back (``undo``);
+- the networked driver (net_table.py) sends the person's decisions to the session and hands
+  the table the steps, the chat, the links and the end as they come.
 
-The terminal loop (terminal.py) and the tests drive a table only through ``handle``,
-``screen``, ``toolbar``, ``message``, ``completer`` and ``listen``.
+Both tell the table of every step as it is applied (:meth:`Table.observe`), and both ask the
+table for the person's decision (:meth:`Table.decide`, the person's decider): the next Treasure
+of ``treasure all``, or a line typed while our last decision was on its way, read against the
+position it was typed for; None until the person types.
+
+The terminal loop (terminal.py) and the tests use a table through ``handle``, ``screen``,
+``status``, ``toolbar``, ``message``, ``completer``, ``opening``, ``leave_question``, ``leave``
+and ``listen``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..bots import make_bot
-from ..core.decisions import Decision, decision_text
+from ..core.board import parse_square
+from ..core.decisions import Decision
 from ..core.game import CHANCE, Game
-from ..core.record import Record
-from ..core.rules import Rules
-from ..core.setup import Setup
-from ..core.shuffle import SeedSource
+from ..core.record import Record, Step
 from . import render
-from .commands import SOLO_COMMANDS, TABLE_COMMANDS, Reply, ShellCommand
 from .parser import InputError, normal, parse_input, why_not
+from .reply import Reply, ShellCommand
+from .toolbar import table_toolbar
 
-__all__ = ["Reply", "SoloTable", "Table", "TurnTally"]
+if TYPE_CHECKING:
+    from .completer import DecisionCompleter
+
+__all__ = ["Driver", "Table", "TurnTally", "marked_squares"]
+
+NO_UNDO = "There is no `undo` at a networked table: a decision is not taken back."
+
+
+class Driver(Protocol):
+    """Where a table's game comes from and where the person's decisions go."""
+
+    seat: int
+    who: dict[int, str]  # seat -> who plays it ("you", "greedy bot", a peer's name)
+    commands: dict[str, ShellCommand]  # the shell's commands at this table
+    intro: list[str]  # what to say before the game's opening
+    leaving_resigns: bool  # a game still on is lost by leaving (`quit` asks first)
+    pending: bool  # the person's decision is on its way
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def record(self) -> Record: ...
+
+    @property
+    def over(self) -> bool:
+        """Nothing more is to be decided: the game is over, or the table has ended it."""
+
+    def start(self, table: Table) -> None:
+        """Follow the game for ``table``: call its ``follow`` with the game, then its
+        ``observe`` at every step, and ask its ``decide`` when the person is to decide."""
+
+    def legal(self) -> list[Decision]:
+        """The person's decisions now ([] while another seat decides or ours is on its way)."""
+
+    def submit(self, decision: Decision) -> None:
+        """The person's decision, one of :meth:`legal`."""
+
+    def status(self) -> str | None:
+        """What the screen's last line says instead of the engine's prompt, if anything."""
+
+    def leave(self) -> None:
+        """The person leaves the table."""
 
 
 class TurnTally:
     """Orders, actions and buys used so far this turn, so the screen can say "Order 2 of 3".
 
     The engine keeps only what is left; a phase decision taken outside any card (a march, a
-    deploy, an Order card played, a unit trained, a card bought) uses one."""
+    deploy, an Order card played, a unit trained, a card bought) uses one. The tally is told
+    of each step after it is applied, so it keeps where the game stood before it."""
 
     PHASES = ("order", "action", "buy")
 
-    def __init__(self) -> None:
+    def __init__(self, game: Game) -> None:
         self.turn = -1
         self.counts = dict.fromkeys(self.PHASES, 0)
+        self._moment = self._at(game)
 
-    def before(self, game: Game, decision: Decision) -> None:
-        if game.turn != self.turn:
-            self.turn, self.counts = game.turn, dict.fromkeys(self.PHASES, 0)
-        if game.stack or game.chance is not None or decision == ("end",):
+    @staticmethod
+    def _at(game: Game) -> tuple[int, str, bool]:
+        """The turn, the phase, and whether a decision now is the phase's own (no card's
+        step, no chance)."""
+        return game.turn, game.this_turn.phase, not game.stack and game.chance is None
+
+    def observe(self, game: Game, step: Step) -> None:
+        turn, phase, own = self._moment  # where the game stood when ``step`` was decided
+        self._moment = self._at(game)
+        if turn != self.turn:
+            self.turn, self.counts = turn, dict.fromkeys(self.PHASES, 0)
+        decision = step.decision
+        if not own or decision == ("end",):
             return
-        if game.this_turn.phase in ("order", "action") or (
-            game.this_turn.phase == "buy" and decision[0] == "buy"
-        ):
-            self.counts[game.this_turn.phase] += 1
+        if phase in ("order", "action") or (phase == "buy" and decision[0] == "buy"):
+            self.counts[phase] += 1
 
     def used(self, game: Game) -> dict[str, int]:
         if game.turn != self.turn:
@@ -67,8 +117,6 @@ class TurnTally:
 
 def marked_squares(decision: Decision) -> list[int]:
     """The squares a decision touches, to highlight as the last move."""
-    from ..core.board import parse_square
-
     out = []
     for word in decision[1:]:
         if len(word) == 2 and word[0] in "abcdefgh" and word[1] in "12345678":
@@ -79,72 +127,102 @@ def marked_squares(decision: Decision) -> list[int]:
 class Table:
     """One seat's place at a game (see the module's docstring)."""
 
-    commands: dict[str, ShellCommand] = TABLE_COMMANDS
-
-    def __init__(
-        self,
-        rules: Rules,
-        game: Game,
-        record: Record,
-        *,
-        seat: int,
-        who: dict[int, str] | None = None,
-        unicode: bool = True,
-    ) -> None:
-        self.rules = rules
-        self.game = game
-        self.record = record
-        self.seat = seat
-        self.who = who or {seat: "you"}
+    def __init__(self, driver: Driver, *, unicode: bool = True) -> None:
+        self.driver = driver
+        self.seat = driver.seat
+        self.who = driver.who
+        self.commands = driver.commands
         self.unicode = unicode
-        self.tally = TurnTally()
-        self.marks: list[int] = []
         self.saved = False
-        self.shown = len(game.log)  # log lines already told
+        self.leaving = False  # the person has left (the terminal is closed)
+        self.treasure_all = False  # `treasure all`: the next Treasure is the person's answer
+        self.ahead: list[str] = []  # lines typed while our last decision was on its way
+        # How to tell the terminal later (the terminal passes its loop's call_soon, so that
+        # many steps in a row make one redraw); by default at once.
+        self.schedule: Callable[[Callable[[], None]], Any] | None = None
         self._listeners: list[Callable[[Reply], None]] = []
+        self._told: list[str] = []  # lines to say with the next news from outside
+        self._news_due = False
+        self.follow(driver.game)
+        driver.start(self)
 
-    # ---------------------------------------------------------------- the game moves on
+    @property
+    def game(self) -> Game:
+        return self.driver.game
+
+    @property
+    def record(self) -> Record:
+        return self.driver.record
+
+    @property
+    def rules(self) -> Any:
+        return self.game.rules
 
     @property
     def over(self) -> bool:
-        return self.game.over
+        return self.driver.over
+
+    @property
+    def confirm_quit(self) -> bool:
+        """`quit` asks first where leaving resigns."""
+        return self.driver.leaving_resigns
 
     def legal(self) -> list[Decision]:
-        """The decisions this seat may take now ([] when another seat or chance decides)."""
-        if self.game.over or self.game.prompt().seat != self.seat:
-            return []
-        return self.game.legal()
+        return self.driver.legal()
 
-    def apply(self, decision: Decision) -> None:
-        """Apply any seat's decision to the game and the record (every decision passes here)."""
-        self.observe(decision)
-        self.record.apply(self.game, decision)
+    @property
+    def waiting(self) -> bool:
+        """A line typed now waits its turn: our decision is on its way, `treasure all` is
+        playing, or earlier lines wait."""
+        return self.driver.pending or self.treasure_all or bool(self.ahead)
 
-    def observe(self, decision: Decision) -> None:
-        """Note a decision about to be applied (for "Order 2 of 3" and the last move). A driver
-        that applies decisions to the game itself calls this first, then :meth:`refresh`."""
-        self.tally.before(self.game, decision)
-        if decision[0] != "seed":
-            self.marks = marked_squares(decision)
+    # ---------------------------------------------------------------- following the game
 
-    def refresh(self) -> Reply:
-        """Tell the listeners what happened since the last time (after :meth:`observe`)."""
-        reply = self.news_reply()
-        self.notify(reply)
-        return reply
+    def follow(self, game: Game) -> None:
+        """Follow ``game`` from here (a start, or after an undo): its log so far is told."""
+        self.tally = TurnTally(game)
+        self.marks: list[int] = []
+        self.steps_seen = 0
+        self.shown = len(game.log)  # log lines already told
 
-    def submit(self, decision: Decision) -> None:
-        """The player's own decision. A networked table also sends it to the peers."""
-        self.apply(decision)
+    def observe(self, game: Game, step: Step) -> None:
+        """``step`` has just been applied to ``game`` (the person's, another seat's,
+        chance's)."""
+        self.tally.observe(game, step)
+        self.steps_seen += 1
+        if step.seat == CHANCE:
+            return
+        self.marks = marked_squares(step.decision)
+        if step.seat != self.seat and self.ahead:
+            # Typed ahead for a position that is gone: another seat decides now.
+            self._told.extend(f"Not played: `{line}` (the turn moved on)." for line in self.ahead)
+            self.ahead.clear()
 
-    def advance(self) -> None:
-        """After the player's decision: whatever this table decides itself (chance, bots)."""
+    def decide(self, game: Game, seat: int) -> Decision | None:
+        """The person's decision from what they typed: the next Treasure of `treasure all`,
+        else the next line typed ahead; None until they type."""
+        legal = self.legal()
+        if self.treasure_all:
+            treasures = [d for d in legal if d[0] == "treasure"]
+            if treasures:
+                return treasures[0]
+            self.treasure_all = False
+        if not self.ahead or not legal:
+            return None
+        line = self.ahead.pop(0)
+        try:
+            decisions = parse_input(line, legal)
+        except InputError:  # it cannot be played: what was typed after it waited on it
+            lines = [why_not(line, game, seat, self.command_words())]
+            lines += [f"Not played: `{later}`." for later in self.ahead]
+            self.ahead.clear()
+            self.notify(Reply(lines))
+            return None
+        if normal(line) == "treasure all":
+            self.treasure_all = True
+        return decisions[0]
 
-    def receive(self, decision: Decision) -> Reply:
-        """A decision from outside (a peer), applied and told to the listeners."""
-        self.apply(decision)
-        self.advance()
-        return self.refresh()
+    # ---------------------------------------------------------------- telling
 
     def listen(self, callback: Callable[[Reply], None]) -> None:
         """``callback(reply)`` is called when something happens that no typed line caused."""
@@ -153,6 +231,28 @@ class Table:
     def notify(self, reply: Reply) -> None:
         for callback in self._listeners:
             callback(reply)
+
+    def later(self, job: Callable[[], None]) -> None:
+        """Run ``job`` from the terminal's loop (at once without one)."""
+        if self.schedule is None:
+            job()
+        else:
+            self.schedule(job)
+
+    def tell(self, lines: list[str] | tuple[str, ...] = ()) -> None:
+        """Something happened that no typed line caused (a peer's move, a chat line): tell
+        the listeners, with the news, once the terminal's loop comes round to it."""
+        self._told.extend(lines)
+        if not self._news_due:
+            self._news_due = True
+            self.later(self._tell)
+
+    def _tell(self) -> None:
+        self._news_due = False
+        if self.leaving:  # the shell has closed: nothing more to show
+            return
+        lines, self._told = self._told, []
+        self.notify(self.news_reply(lines))
 
     def news(self) -> list[str]:
         lines = self.game.log[self.shown :]
@@ -193,6 +293,7 @@ class Table:
             ("class:status", greeting),
             *([("", "\n"), *reply.news] if reply.news else []),
         ]
+        reply.lines[:0] = self.driver.intro
         return reply
 
     # ---------------------------------------------------------------- what to show
@@ -206,27 +307,20 @@ class Table:
             who=self.who,
             marks=self.marks,
             tally=self.tally,
-            status=self.table_status(),
+            status=self.driver.status(),
         )
 
-    def table_status(self) -> str | None:
-        """What the screen's last line says instead of the engine's prompt, if anything (a
-        networked table: waiting for players, a decision on its way)."""
-        return None
-
     def status(self) -> str:
-        return self.table_status() or render.prompt_line(self.game, self.seat, self.tally)
+        return self.driver.status() or render.prompt_line(self.game, self.seat, self.tally)
 
     def toolbar(self, width: int = 200) -> render.Fragments:
-        from .toolbar import table_toolbar
-
-        return table_toolbar(self, width)
+        return table_toolbar(self.game, self.seat, width, over=self.over, unicode=self.unicode)
 
     def message(self) -> str:
         """The prompt's text: whose seat, and where in the turn."""
         return f"{self.game.seat_name(self.seat)}> "
 
-    def completer(self) -> Any:
+    def completer(self) -> DecisionCompleter:
         from .completer import DecisionCompleter
 
         return DecisionCompleter(self.legal, self.command_words(), self.rules, lambda: self.game)
@@ -236,10 +330,17 @@ class Table:
 
     def leave_question(self) -> str | None:
         """What to ask before leaving, or None to leave without asking."""
-        if self.game.over:
+        if self.over:
             return None
+        if self.driver.leaving_resigns:
+            return "Leave the game? You resign if you leave. [y/N] "
         unsaved = "" if self.saved else " (it is not saved: `save FILE` keeps it)"
         return f"Leave the game{unsaved}? [y/N] "
+
+    def leave(self) -> None:
+        """The person leaves: nothing more is shown, and the driver is told."""
+        self.leaving = True
+        self.driver.leave()
 
     # ---------------------------------------------------------------- input
 
@@ -247,7 +348,16 @@ class Table:
         words = line.strip().split()
         if not words:
             return Reply()
-        command = self.commands.get(words[0].lower())
+        first = words[0].lower()
+        if first == "undo" and first not in self.commands:  # a solo habit: say why
+            return Reply([NO_UNDO])
+        command = self.commands.get(first)
+        if command is None and self.waiting and not self.over:
+            # Our last decision is still on its way (or `treasure all` is playing, or earlier
+            # lines wait): keep the line, in order, and read it against the position it was
+            # typed for, once we are asked again (type-ahead).
+            self.ahead.append(line)
+            return Reply()
         if command is not None and not self._is_decision(line):
             return command.run(self, words[1:])
         try:
@@ -257,13 +367,13 @@ class Table:
         return self.play_line(line, decisions)
 
     def play_line(self, line: str, decisions: list[Decision]) -> Reply:
-        """Carry out what one line stood for: one decision, or each Treasure in turn."""
-        if normal(line) == "treasure all":  # one by one while any is left: each may change
-            while treasures := [d for d in self.legal() if d[0] == "treasure"]:  # the next
-                self.submit(treasures[0])
-        else:
-            self.submit(decisions[0])
-        self.advance()
+        """Carry out what one line stood for: its decision (with `treasure all`, each
+        Treasure in turn, as the driver asks for the next)."""
+        self.treasure_all = normal(line) == "treasure all"
+        seen = self.steps_seen
+        self.driver.submit(decisions[0])
+        if self.steps_seen == seen:  # on its way (a networked table): news come later
+            return Reply()
         return self.news_reply()
 
     def _is_decision(self, line: str) -> bool:
@@ -272,92 +382,3 @@ class Table:
         except InputError:
             return False
         return True
-
-
-class SoloTable(Table):
-    """A game against a bot: this table plays chance and the bot after each of ours."""
-
-    commands = SOLO_COMMANDS
-
-    def __init__(
-        self,
-        rules: Rules,
-        setup: Setup,
-        *,
-        seat: int = 0,
-        bot: str = "greedy",
-        seed: int | None = None,
-        unicode: bool = True,
-    ) -> None:
-        game = Game(rules, setup)
-        names = {s: ("you" if s == seat else f"{bot} bot") for s in rules.seating.seats}
-        record = Record.begin(
-            game, bots=[names[s] for s in rules.seating.seats], seed=seed, seat=seat
-        )
-        super().__init__(rules, game, record, seat=seat, who=names, unicode=unicode)
-        self.bot_name = bot
-        self.bot = make_bot(bot, seed if seed is not None else 0)
-        self.seed = seed
-        self._seed_source = SeedSource(seed)
-        self._seeds: list[str] = []  # every seed handed out, so an undo replays the same ones
-        self._bot_states: dict[int, Any] = {}  # step index -> the bot's random state then
-        self._line_starts: list[int] = []  # where each of the player's lines began
-        self.advance()
-        self.shown = _first_turn(self.game.log)  # the deal is not news; the bot's turn 1 is
-
-    def _next_seed(self) -> str:
-        used = sum(1 for s in self.record.steps if s.seat == CHANCE)
-        if used >= len(self._seeds):
-            self._seeds.append(self._seed_source.next_seed())
-        return self._seeds[used]
-
-    def advance(self) -> None:
-        """Play chance and the bot until it is the player's decision or the game is over."""
-        game = self.game
-        while not game.over:
-            seat = game.prompt().seat
-            if seat == CHANCE:
-                self.apply(("seed", self._next_seed()))
-            elif seat != self.seat:
-                rng = getattr(self.bot, "rng", None)
-                if rng is not None:
-                    self._bot_states.setdefault(len(self.record.steps), rng.getstate())
-                self.apply(self.bot.decide(game, seat))
-            else:
-                return
-
-    def play_line(self, line: str, decisions: list[Decision]) -> Reply:
-        self._line_starts.append(len(self.record.steps))
-        return super().play_line(line, decisions)
-
-    def undo(self) -> Reply:
-        """Take back the player's last line and everything after it (the bot's reply)."""
-        if not self._line_starts:
-            return Reply(["There is nothing of yours to undo."])
-        keep = self._line_starts.pop()
-        steps = self.record.steps
-        taken = [decision_text(s.decision) for s in steps[keep:] if s.seat == self.seat]
-        game = self.record.new_game(self.rules)
-        self.game, self.tally, self.marks = game, TurnTally(), []
-        kept = steps[:keep]
-        for step in kept:  # the steps keep their hashes: no need to record them again
-            self.tally.before(game, step.decision)
-            game.apply(step.decision)
-            if step.seat != CHANCE:
-                self.marks = marked_squares(step.decision)
-        self.record.steps = kept
-        later = [i for i in self._bot_states if i >= keep]
-        if later and getattr(self.bot, "rng", None) is not None:
-            self.bot.rng.setstate(self._bot_states[min(later)])
-        for i in later:
-            del self._bot_states[i]
-        self.shown = len(game.log)
-        what = ", ".join(f"`{t}`" for t in taken) or "your last line"
-        return Reply([f"Took back {what}."], redraw=True)
-
-
-def _first_turn(log: list[str]) -> int:
-    for i, line in enumerate(log):
-        if line.startswith("turn "):
-            return i
-    return len(log)

@@ -26,8 +26,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from .commands import Reply
 from .render import Fragments, plain
+from .reply import Reply
 
 LEAVING = "Leaving the game."
 INTERNAL_ERROR = 70  # EX_SOFTWARE
@@ -270,7 +270,9 @@ async def _leave(shell: Any, screen: Screen) -> bool:
     question = shell.leave_question()
     if question is not None:
         try:
-            session = PromptSession(style=screen.style, color_depth=colour_depth())
+            session: PromptSession[str] = PromptSession(
+                style=screen.style, color_depth=colour_depth()
+            )
             answer = await session.prompt_async(question)
         except (KeyboardInterrupt, EOFError):
             answer = "y"  # pressed again: they mean it

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..core.game import Game
 from .render import Fragments
-
-if TYPE_CHECKING:
-    from ..core.game import Game
-    from .table import Table
-
 
 PHASES = ("order", "action", "buy")
 
@@ -26,18 +20,22 @@ def counts_left(game: Game) -> dict[str, int]:
     return {p: counts[p] if i >= now else 0 for i, p in enumerate(PHASES)}
 
 
-def table_toolbar(table: Table, width: int = 200) -> Fragments:
-    """The toolbar for a seat at a table, as much of it as fits in ``width`` columns."""
-    game = table.game
-    dot = " · " if table.unicode else " | "
-    if game.over:
-        result = "a draw" if game.winner is None else f"{game.side_name(game.winner)} wins"
+def table_toolbar(
+    game: Game, seat: int, width: int = 200, *, over: bool = False, unicode: bool = True
+) -> Fragments:
+    """The toolbar for ``seat`` at a table, as much of it as fits in ``width`` columns.
+    ``over``: the table has ended a game the engine has not (a resignation, a forfeit)."""
+    dot = " · " if unicode else " | "
+    if game.over or over:
+        result = ""
+        if game.over:
+            result = ": a draw" if game.winner is None else f": {game.side_name(game.winner)} wins"
         return [
-            ("class:bottom-toolbar.turn", f" game over: {result}"),
+            ("class:bottom-toolbar.turn", f" game over{result}"),
             ("", f"{dot}log{dot}save FILE{dot}quit "),
         ]
     active = game.active
-    whose = "your turn" if active == table.seat else f"{game.seat_name(active)}'s turn"
+    whose = "your turn" if active == seat else f"{game.seat_name(active)}'s turn"
     phase = game.this_turn.phase if game.this_turn.phase in PHASES else "between phases"
     left = counts_left(game)
     counts = f"orders {left['order']}{dot}actions {left['action']}{dot}buys {left['buy']}"

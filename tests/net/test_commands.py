@@ -17,18 +17,18 @@ import pytest
 from crownp2p.core.record import Record, verify
 from crownp2p.core.setup import Setup
 from crownp2p.net.local import play_local
-from crownp2p.shell import net_commands
+from crownp2p.shell import cli, net_commands
 from crownp2p.shell.cli import CommandError
 
-ENTRY = [sys.executable, "-m", "crownp2p.shell.net_commands"]
+ENTRY = [sys.executable, "-m", "crownp2p"]
 
 
 def parse(command: str, *argv: str) -> argparse.Namespace:
-    return net_commands.build_parser().parse_args([command, *argv])
+    return cli.build_parser().parse_args([command, *argv])
 
 
 def run_main(capsys, *argv: str) -> tuple[int, str, str]:
-    status = net_commands.main(list(argv))
+    status = cli.main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -83,10 +83,9 @@ def test_resume_needs_the_session_file(tmp_path, capsys) -> None:
 
 def test_building_the_arguments_imports_nothing_heavy() -> None:
     code = (
-        "import sys, argparse\n"
-        "from crownp2p.shell import net_commands as n\n"
-        "for add in (n.add_host_arguments, n.add_join_arguments, n.add_resume_arguments):\n"
-        "    add(argparse.ArgumentParser())\n"
+        "import sys\n"
+        "from crownp2p.shell import cli\n"
+        "cli.build_parser()\n"
         "print([m for m in sys.modules if m.startswith(('crownp2p.core', 'crownp2p.net'))])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

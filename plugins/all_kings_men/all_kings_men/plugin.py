@@ -6,8 +6,7 @@ from collections.abc import Callable
 
 from crownp2p.core.cards import CardType
 from crownp2p.core.setup import replace_starter
-from crownp2p.hookspecs import hookimpl
-from crownp2p.packs import SetupOption, Variant
+from crownp2p.hookspecs import SetupOption, Variant, hookimpl
 
 from .starters import ALTERNATIVE_STARTERS
 from .variants import TEAM_SEATING, TeamRules, TeamState, extended, team_setup

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from crownp2p.core.board import square_name
 from crownp2p.core.game import Game
 from crownp2p.core.position import Unit
 from crownp2p.core.rules import Rules
@@ -131,5 +132,6 @@ class TeamRules(Rules):
             ):
                 self.protect(game, unit.owner, unit)
                 game.note(
-                    f"{self.seat_name(seat)}: a shield counter goes on the {unit.kind.name} on {sq}"
+                    f"{self.seat_name(seat)}: a shield counter goes on the {unit.kind.name} "
+                    f"on {square_name(sq)}"
                 )
