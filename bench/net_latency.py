@@ -178,10 +178,11 @@ class PacedBot:
 
 
 def run_peer(role: str, players: int, port: int, code: str, turns: int, seed: int) -> None:
+    from crownp2p.net.table import host_table, join_table
+
     from crownp2p import __version__
     from crownp2p.core.setup import Setup
     from crownp2p.net.link import Timeouts
-    from crownp2p.net.table import host_table, join_table
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "net"))
     if players == 2:

@@ -1,13 +1,12 @@
 """A seat at a networked table: the shell's :class:`Table` over a network session.
 
-Three pieces:
+Two pieces:
 
-- :class:`HumanDecider` is the session's decider for a person: ``decide`` returns an awaitable
-  that the player's typed decision (:meth:`HumanDecider.offer`) completes.
 - :class:`NetTable` is the shell's table over the session's own game and record. The session
-  (its Lockstep) applies every decision, ours too: it calls :meth:`Table.observe` before each
-  and :meth:`NetTable.applied` after, which tells the terminal. ``submit`` hands the player's
-  decision to the decider instead of applying it; ``chat`` and leaving go to the session.
+  applies every decision, ours too, and tells the table by its events (net/events.py), which
+  :meth:`NetTable.event` reads. ``submit`` offers the player's decision to the session (tagged
+  with the steps it was chosen after) instead of applying it; ``chat`` and leaving go to the
+  session too.
 - :func:`run_shell` is the bridge: prompt_toolkit runs on asyncio, the network on trio, and
   here trio runs as a *guest* on the asyncio loop (``trio.lowlevel.start_guest_run``). Both
   then run on the main thread, so the table is only ever touched from one thread, and
@@ -19,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -28,56 +26,16 @@ from typing import Any
 import trio
 
 from ..core.decisions import Decision
-from ..core.game import CHANCE, Game
-from ..core.record import Step
+from ..core.game import CHANCE
+from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
 from . import render
 from .commands import TABLE_COMMANDS, Reply, ShellCommand, registry
 from .parser import normal
-from .table import Table
+from .table import Table, marked_squares
 
-__all__ = ["NET_COMMANDS", "HumanDecider", "NetTable", "run_shell"]
+__all__ = ["NET_COMMANDS", "NetTable", "run_shell"]
 
 LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player leaves
-
-
-class HumanDecider:
-    """The decider of a person at the terminal: each ``decide`` waits for :meth:`offer`.
-
-    A table binds it (:meth:`bind`) to the trio run and to a count of the steps applied, which
-    tags every offer: one made for an earlier position is dropped, and one made before the
-    session got round to asking is kept for the question it was meant for."""
-
-    def __init__(self) -> None:
-        self._send, self._receive = trio.open_memory_channel[tuple[int, Decision]](math.inf)
-        self._token: trio.lowlevel.TrioToken | None = None
-        self._steps: Callable[[], int] = lambda: 0
-        self.on_ask: Callable[[], None] | None = None  # the table's hook: we are asked now
-
-    def bind(self, token: trio.lowlevel.TrioToken, steps: Callable[[], int]) -> None:
-        self._token, self._steps = token, steps
-
-    def decide(self, game: Game) -> Awaitable[Decision]:
-        ticket = self._steps()
-        if self.on_ask is not None:
-            self.on_ask()
-        return self._wait(ticket)
-
-    async def _wait(self, ticket: int) -> Decision:
-        while True:
-            tag, decision = await self._receive.receive()
-            if tag == ticket:
-                return decision
-
-    def offer(self, decision: Decision) -> bool:
-        """The player's decision for the current position (from the terminal's loop)."""
-        if self._token is None:
-            return False
-        item = (self._steps(), tuple(decision))
-        try:
-            self._token.run_sync_soon(self._send.send_nowait, item)
-        except trio.RunFinishedError:
-            return False
-        return True
 
 
 def _chat(table: Any, args: list[str]) -> Reply:
@@ -102,22 +60,19 @@ class NetTable(Table):
     def __init__(
         self,
         session: Any,
-        decider: HumanDecider,
         *,
         token: trio.lowlevel.TrioToken | None = None,
         unicode: bool = True,
     ) -> None:
-        ls = session.ls
-        names = list(session.info.names)
-        me = ls.me
+        game = session.game
+        names = session.names
+        me = session.seat
         who = {
             s: ("you" if s == me else (names[s] if s < len(names) else f"seat {s}"))
-            for s in ls.seats
+            for s in game.rules.seating.seats
         }
-        super().__init__(ls.rules, ls.game, ls.record, seat=me, who=who, unicode=unicode)
+        super().__init__(game.rules, game, session.record, seat=me, who=who, unicode=unicode)
         self.session = session
-        self.ls = ls
-        self.decider = decider
         self.names = names
         self.token = token or trio.lowlevel.current_trio_token()
         self.pending = False  # our decision is on its way to the session
@@ -131,24 +86,24 @@ class NetTable(Table):
         self.schedule: Callable[[Callable[[], None]], Any] | None = None
         self._news_due = False
         self._told: list[str] = []
-        ls.before_apply = self.observe
-        ls.after_apply = self.applied
-        decider.on_ask = self.asked
-        decider.bind(self.token, lambda: len(self.record.steps))
 
     # ---------------------------------------------------------------- the session's side
 
     @property
     def over(self) -> bool:
-        return self.game.over or self.ls.outcome is not None or self.stopped
+        return self.game.over or self.session.outcome is not None or self.stopped
 
     def legal(self) -> list[Decision]:
-        if self.pending or self.over or not self.ls.my_turn:
+        if self.pending or self.over or not self.session.asked:
             return []
         return super().legal()
 
-    def applied(self, step: Step) -> None:
+    def applied(self, event: StepApplied) -> None:
         """The session applied a step (ours or another seat's): tell the terminal."""
+        step = event.step
+        self.tally.count(event.turn, event.phase, event.card, step.decision)
+        if step.decision[0] != "seed":
+            self.marks = marked_squares(step.decision)
         if step.seat == self.seat:
             self.pending = False
         elif step.seat != CHANCE and self.ahead:
@@ -182,21 +137,26 @@ class NetTable(Table):
             self.schedule(go)
 
     def event(self, event: Any) -> None:
-        """A session event (chat, the end, a link going down) for the terminal."""
+        """A session event (a step, our turn, chat, the end, a link) for the terminal."""
         lines: list[str] = []
-        if event.kind == "chat":
-            lines.append(f"[{self._name(event.seat)}] {event.text}")
-        elif event.kind == "end":
-            self.ended = event.text
-            if not self.game.over:  # a natural end is told with the last move's news
-                lines.append(f"The game is over: {event.text}.")
-                lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
-        elif event.kind == "peer-error":
-            lines.append(f"{self._name(event.seat)}: {event.text}")
-        elif event.kind == "link" and event.text == "down":
-            lines.append(f"Lost the link to {self._name(event.seat)}; waiting for it to return.")
-        elif event.kind == "link" and event.text == "up" and self.ls.started:
-            lines.append(f"The link to {self._name(event.seat)} is up.")
+        match event:
+            case StepApplied():
+                self.applied(event)
+            case Asked():
+                self.asked()
+            case Chat(seat=seat, text=text):
+                lines.append(f"[{self._name(seat)}] {text}")
+            case Ended(outcome=outcome):
+                self.ended = outcome.reason
+                if not self.game.over:  # a natural end is told with the last move's news
+                    lines.append(f"The game is over: {outcome.reason}.")
+                    lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
+            case PeerError(seat=seat, text=text):
+                lines.append(f"{self._name(seat)}: {text}")
+            case LinkChanged(seat=seat, up=False):
+                lines.append(f"Lost the link to {self._name(seat)}; waiting for it to return.")
+            case LinkChanged(seat=seat, up=True) if self.session.started:
+                lines.append(f"The link to {self._name(seat)} is up.")
         if lines:
             self._told.extend(lines)
             self._tell_soon()
@@ -249,8 +209,8 @@ class NetTable(Table):
         return super().handle(line)
 
     def submit(self, decision: Decision) -> None:
-        if self.decider.offer(decision):
-            self.pending = True
+        self.pending = True
+        self._call(self.session.offer, tuple(decision), len(self.record.steps))
 
     def play_line(self, line: str, decisions: list[Decision]) -> Reply:
         if normal(line) == "treasure all":
@@ -264,7 +224,7 @@ class NetTable(Table):
             return Reply(["Usage: chat TEXT, like `chat good luck`."])
         if self.stopped:
             return Reply(["The table is closed: nobody hears you now."])
-        if not self.ls.started:
+        if not self.session.started:
             return Reply(["The game has not begun yet: chat once it has."])
         self._call(self.session.chat, text)
         return Reply([f"[you] {text}"])
@@ -287,18 +247,18 @@ class NetTable(Table):
     def table_status(self) -> str | None:
         if self.game.over:
             return None
-        if self.ls.outcome is not None:
-            return f"The game is over: {self.ls.outcome.reason}."
+        if self.session.outcome is not None:
+            return f"The game is over: {self.session.outcome.reason}."
         if self.stopped:
             return "The table has closed."
-        if not self.ls.started:
+        if not self.session.started:
             return "Waiting for every player's connection before the game begins..."
         if self.pending:
             return "Sending your decision to the table..."
         return None
 
     def toolbar(self, width: int = 200) -> render.Fragments:
-        if self.game.over or (self.ls.outcome is None and not self.stopped):
+        if self.game.over or (self.session.outcome is None and not self.stopped):
             return super().toolbar(width)
         dot = " · " if self.unicode else " | "
         return [
@@ -332,7 +292,6 @@ def _sigint(handler: Callable[[], None]) -> Iterator[None]:
 def run_shell(
     start: Callable[[Callable[[Any], None], Callable[[Any], None]], Awaitable[Any]],
     *,
-    decider: HumanDecider,
     on_event: Callable[[Any], None],
     unicode: bool = True,
     input: Any = None,  # noqa: A002 - prompt_toolkit's own word
@@ -353,12 +312,11 @@ def run_shell(
         else contextlib.nullcontext()
     )
     with app_session:
-        return asyncio.run(_bridge(start, decider, on_event, unicode, before_prompt, on_table))
+        return asyncio.run(_bridge(start, on_event, unicode, before_prompt, on_table))
 
 
 async def _bridge(
     start: Any,
-    decider: HumanDecider,
     on_event: Callable[[Any], None],
     unicode: bool,
     before_prompt: Any,
@@ -373,7 +331,7 @@ async def _bridge(
     box: dict[str, Any] = {}
 
     def session_ready(session: Any) -> None:
-        table = NetTable(session, decider, unicode=unicode)
+        table = NetTable(session, unicode=unicode)
         table.schedule = loop.call_soon
         box["table"] = table
         if on_table is not None:

@@ -50,12 +50,17 @@ class TurnTally:
         self.counts = dict.fromkeys(self.PHASES, 0)
 
     def before(self, game: Game, decision: Decision) -> None:
-        if game.turn != self.turn:
-            self.turn, self.counts = game.turn, dict.fromkeys(self.PHASES, 0)
-        if game.stack or game.chance is not None or decision == ("end",):
+        self.count(game.turn, game.phase, game.stack[-1].card if game.stack else None, decision)
+
+    def count(self, turn: int, phase: str, card: str | None, decision: Decision) -> None:
+        """``decision`` was taken in ``turn`` and ``phase``, in ``card``'s effect (None: a
+        decision of the phase itself)."""
+        if turn != self.turn:
+            self.turn, self.counts = turn, dict.fromkeys(self.PHASES, 0)
+        if card is not None or decision[0] == "seed" or decision == ("end",):
             return
-        if game.phase in ("order", "action") or (game.phase == "buy" and decision[0] == "buy"):
-            self.counts[game.phase] += 1
+        if phase in ("order", "action") or (phase == "buy" and decision[0] == "buy"):
+            self.counts[phase] += 1
 
     def used(self, game: Game) -> dict[str, int]:
         if game.turn != self.turn:
