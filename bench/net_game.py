@@ -2,7 +2,7 @@
 
     python bench/net_game.py [--seed N] [--runs N] [--repeat N] [--record]
 
-Starts a host and a joiner as two processes (``python -m crownp2p.shell.net_commands``), each
+Starts a host and a joiner as two processes (``python -m crownp2p host|join``), each
 with ``--bot greedy`` and the same ``--test-seed``, so they play exactly the game that
 ``crownp2p.net.local.play_local`` plays in one process; checks the final hashes agree; and
 compares the time from the game's start to its end (as each peer reports it) with the one-process
@@ -28,7 +28,7 @@ from crownp2p.net.local import play_local
 
 GOAL = 1.5
 PY = sys.executable
-ENTRY = [PY, "-m", "crownp2p.shell.net_commands"]
+ENTRY = [PY, "-m", "crownp2p"]
 
 
 def one_process(seed: int, max_turns: int) -> tuple[float, str, int]:
