@@ -2,7 +2,7 @@
 
     python bench/net_game.py [--seed N] [--runs N] [--repeat N] [--record]
 
-Starts a host and a joiner as two processes (``python -m crownp2p``), each
+Starts a host and a joiner as two processes (``python -m crownp2p host|join``), each
 with ``--bot greedy`` and the same ``--test-seed``, so they play exactly the game that
 ``crownp2p.net.local.play_local`` plays in one process; checks the final hashes agree; and
 compares the time from the game's start to its end (as each peer reports it) with the one-process

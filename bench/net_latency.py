@@ -9,8 +9,10 @@ alone (no queue behind it). No records are kept (with records, each step also wa
 fsync, about a millisecond here). Two figures per table size:
 
 * **applied by all**: from the moment the decider makes a decision to the moment the last other
-  peer has checked it against its legal list, applied it and checked its state hash (one way:
-  the processes share the system's monotonic clock);
+  peer is told (by its session's ``StepApplied`` event) that it has checked it against its legal
+  list, applied it and checked its state hash (one way: the processes share the system's
+  monotonic clock). Each peer's subscriber stamps the events it receives: the protocol itself
+  keeps no clock;
 * **acknowledged by all**: a full round trip, until the decider holds every peer's
   acknowledgement (which each peer sends after applying and, with records, after fsync).
 
@@ -18,8 +20,8 @@ With four peers on a two-core machine the three receivers share two cores, so th
 waits for the others' CPU time; the first peer's figure shows what one receiver costs. To show
 what this machine allows, each table size is followed by its floor, measured in the same run:
 64 bytes fanned out from one trio process to one or three others, each answering at once
-("bare") or after as much busy work as a peer was measured to spend between reading a
-decision and having applied it (its legality check, the engine's apply and the state hash),
+("bare") or after as much busy work as a peer spends between reading a decision and having
+applied it (its legality check, the engine's apply and the state hash, timed on a replay),
 and the most work per peer for which that fan-out alone stays within the goal.
 
 Both are compared with the median raw round trip (64 bytes there and back on one trio TCP
@@ -39,6 +41,12 @@ from pathlib import Path
 from typing import Any
 
 import trio
+
+from crownp2p.core.game import CHANCE
+from crownp2p.core.standard import standard_rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "net"))
+from four_seats import four_seat_rules  # noqa: E402 (the four-seat rules the tests use)
 
 GOAL = 3.0
 PY = sys.executable
@@ -141,114 +149,135 @@ def ping_pong(count: int) -> float:
 
 
 class PacedBot:
-    """A random bot that decides only once every peer has acknowledged its last decision.
+    """A random bot that decides only once every peer has acknowledged its last decision, and
+    the benchmark's subscriber: it stamps the events it receives (the protocol keeps no clock).
 
-    It waits on an event that the session's acknowledgement handler sets, rather than polling,
+    The seat has no decider of its own (as a person's): when the game asks (the ``Asked``
+    event), a task waits until every peer has caught up, then offers the bot's decision to the
+    session. It waits on an event that the acknowledgement handler sets, rather than polling,
     so that the waiting decider spends no CPU while the other peers apply its decision."""
 
-    def __init__(self, seed: int) -> None:
-        from crownp2p.net.deciders import LateBotDecider
-
-        self.bot = LateBotDecider("random", seed)
+    def __init__(self, seed: int, nursery: trio.Nursery) -> None:
+        self.seed = seed
+        self.nursery = nursery
+        self.bot: Any = None
         self.session: Any = None
         self._caught_up: trio.Event | None = None
+        self.sent: dict[int, float] = {}  # our decisions, when made
+        self.applied: dict[int, float] = {}  # the others', when we were told they were applied
+        self.acked: list[float] = []  # how long each of ours took to be acknowledged by all
+        self._unacked: dict[int, float] = {}
 
     def watch(self, session: Any) -> None:
+        from crownp2p.net.deciders import seat_bot
+
         self.session = session
+        self.bot = seat_bot("random", self.seed, session.seat)
         ls = session.ls
         on_ack = ls._on_ack
 
         def watched(seat: int, msg: dict[str, Any], now: float) -> None:
             on_ack(seat, msg, now)
-            if self._caught_up is not None and min(ls.acked.values()) >= ls.applied:
+            low, t = min(ls.acked.values()), time.perf_counter()
+            for seq in [q for q in self._unacked if q <= low]:
+                self.acked.append(t - self._unacked.pop(seq))
+            if self._caught_up is not None and low >= ls.applied:
                 self._caught_up.set()
 
         ls._on_ack = watched  # Lockstep looks its handlers up by name, per message
 
-    def decide(self, game: Any) -> Any:
-        return self._decide(game)
+    def event(self, event: Any) -> None:
+        from crownp2p.net.events import Asked, StepApplied
 
-    async def _decide(self, game: Any) -> Any:
+        if isinstance(event, StepApplied) and event.step.seat != self.session.seat:
+            self.applied[event.step.seq] = time.perf_counter()
+        elif isinstance(event, Asked):
+            self.nursery.start_soon(self._decide, event.seq)
+
+    async def _decide(self, seq: int) -> None:
         ls = self.session.ls
         while min(ls.acked.values()) < ls.applied:
             self._caught_up = trio.Event()
             await self._caught_up.wait()
         self._caught_up = None
-        return self.bot.decide(game)
+        decision = self.bot.decide(self.session.game, self.session.seat)
+        self.sent[seq] = self._unacked[seq] = time.perf_counter()
+        self.session.offer(decision, seq - 1)
+
+
+def peer_work(rules: Any, record: Any, seat: int) -> dict[int, float]:
+    """What a peer spends on each other seat's decision between reading and having applied it
+    (its legality check, the engine's apply and the state hash), timed on a replay."""
+    work: dict[int, float] = {}
+    steps = record.steps
+    for game, step in record.replay(rules, check=False):
+        done = 0 if step is None else step.seq
+        if done < len(steps) and steps[done].seat not in (seat, CHANCE):
+            decision, peer = steps[done].decision, game.clone()
+            start = time.perf_counter()
+            peer.is_legal(decision)
+            peer.apply(decision)
+            peer.state_hash()
+            work[done + 1] = time.perf_counter() - start
+    return work
 
 
 def run_peer(role: str, players: int, port: int, code: str, turns: int, seed: int) -> None:
     from crownp2p import __version__
     from crownp2p.core.setup import Setup
     from crownp2p.net.link import Timeouts
-    from crownp2p.net.table import host_table, join_table
+    from crownp2p.net.seating import host_game, join_game
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "net"))
-    if players == 2:
-        from crownp2p.core.standard import standard_rules
-
-        rules = standard_rules()
-    else:
-        from conftest import four_seat_rules  # the four-seat rules the tests use
-
-        rules = four_seat_rules()
-    decider = PacedBot(seed)
+    rules = standard_rules() if players == 2 else four_seat_rules()
     packs = [("crownp2p", __version__)]
     box: dict[str, Any] = {}
-
-    def ready(session: Any) -> None:
-        decider.watch(session)
-        box["session"] = session
-
     timeouts = Timeouts(reveal=30, reconnect=30)
 
     async def main() -> None:
-        if role == "host":
-            async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as nursery:
+            paced = box["paced"] = PacedBot(seed, nursery)
+
+            def ready(session: Any) -> None:
+                paced.watch(session)
+                box["session"] = session
+
+            common: dict[str, Any] = dict(
+                decider=None,
+                packs=packs,
+                code=code,
+                timeouts=timeouts,
+                test_seed=seed,
+                session_ready=ready,
+                on_event=paced.event,
+            )
+            if role == "host":
 
                 async def play(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-                    await host_table(
+                    await host_game(
                         rules,
                         Setup(),
-                        decider=decider,
-                        packs=packs,
                         bind="127.0.0.1",
                         port=0,
-                        code=code,
                         max_turns=turns,
-                        timeouts=timeouts,
-                        test_seed=seed,
-                        measure=True,
-                        session_ready=ready,
                         task_status=task_status,
+                        **common,
                     )
 
                 got = await nursery.start(play)
                 print(got.port, flush=True)
-        else:
-            await join_table(
-                rules,
-                "127.0.0.1",
-                port,
-                code=code,
-                decider=decider,
-                packs=packs,
-                timeouts=timeouts,
-                test_seed=seed,
-                measure=True,
-                session_ready=ready,
-            )
+            else:
+                await join_game(rules, "127.0.0.1", port, **common)
 
     trio.run(main)
-    ls = box["session"].ls
+    paced, session = box["paced"], box["session"]
     print(
         json.dumps(
             {
-                "seat": ls.me,
-                "sent": ls.sent_at,
-                "applied": ls.applied_at,
-                "taken": ls.taken_at,
-                "acked": ls.latencies,
+                "seat": session.seat,
+                "sent": paced.sent,
+                "applied": paced.applied,
+                "work": list(peer_work(rules, session.record, session.seat).values()),
+                "acked": paced.acked,
             }
         ),
         flush=True,
@@ -278,9 +307,7 @@ def table(players: int, turns: int, tables: int) -> dict[str, float]:
         reports = one_table(players, turns, seed)
         for r in reports:
             acked.extend(r["acked"])
-            work.extend(
-                r["applied"][seq] - t for seq, t in r["taken"].items() if seq in r["applied"]
-            )
+            work.extend(r["work"])
             for seq, sent in r["sent"].items():
                 applied = [o["applied"].get(seq) for o in reports if o is not r]
                 if all(a is not None for a in applied):

@@ -13,19 +13,23 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import trio
+from scenario import game
 
 from crownp2p import __version__
 from crownp2p.core.decisions import decision_text
+from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
-from crownp2p.net.deciders import BotDecider
+from crownp2p.net.deciders import seat_bot
+from crownp2p.net.events import Chat, Ended, StepApplied
 from crownp2p.net.link import Timeouts
-from crownp2p.net.table import host_table, join_table
-from crownp2p.shell.net_table import HumanDecider, net_table
+from crownp2p.net.seating import host_game, join_game
+from crownp2p.shell.net_table import net_table
 from crownp2p.shell.table import Table
 
 PACKS = [("crownp2p", __version__)]
@@ -50,12 +54,11 @@ async def seat_a_person(
     session, what the host heard and the joiner's events, and, as they end, what the host's
     and the joiner's table services returned."""
     rules = standard_rules()
-    human = HumanDecider()
     tables: list[Table] = []
     results: dict[str, Any] = {"heard": [], "events": []}
 
     def seated(session: Any) -> None:
-        table = net_table(session, human, unicode=False)
+        table = net_table(session, unicode=False)
         table.listen(listen)
         tables.append(table)
 
@@ -65,28 +68,28 @@ async def seat_a_person(
             tables[0].driver.on_event(event)
 
     async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        results["host"] = await host_table(
+        results["host"] = await host_game(
             rules,
             Setup(),
-            decider=BotDecider("random", seed, 0),
+            decider=seat_bot("random", seed, 0),
             packs=PACKS,
             bind="127.0.0.1",
             code=CODE,
             timeouts=FAST,
             test_seed=seed,
-            on_event=lambda e: results["heard"].append((e.kind, e.seat, e.text)),
+            on_event=results["heard"].append,
             session_ready=lambda s: results.setdefault("host_session", s),
             task_status=task_status,
             **host_options,
         )
 
     async def join(port: int) -> None:
-        results["join"] = await join_table(
+        results["join"] = await join_game(
             rules,
             "127.0.0.1",
             port,
             code=CODE,
-            decider=human,
+            decider=None,  # a person: the table offers what is typed
             packs=PACKS,
             timeouts=FAST,
             test_seed=seed,
@@ -135,7 +138,7 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
             assert table.handle("e9e4").lines  # not a decision: one sentence, nothing sent
             assert "no `undo` at a networked table" in table.handle("undo").lines[0]
             assert table.handle("chat hello").lines == ["[you] hello"]
-            await wait_until(lambda: ("chat", 1, "hello") in heard, "the host hears us")
+            await wait_until(lambda: Chat(1, "hello") in heard, "the host hears us")
             assert table.leave_question() is not None  # the game is on: leaving asks
             table.leave()
     host_outcome, join_outcome = results["host"], results["join"]
@@ -148,7 +151,7 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
     assert "blue:" in told and "gold:" in told
     assert all(reply.redraw for reply in replies)
     assert table.over and table.legal() == []
-    assert any(e.kind == "end" for e in events)
+    assert any(isinstance(e, Ended) for e in events)
 
 
 async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
@@ -230,6 +233,36 @@ async def test_a_typed_ahead_line_that_cannot_be_played_drops_the_lines_after_it
             table.leave()
     said = lines[: lines.index("Not played: `end`.")]
     assert any("buys come in the buy phase" in line for line in said), lines  # why not
+
+
+def test_order_n_of_m_counts_each_step_where_the_session_says_it_was_decided() -> None:
+    """The session tells its steps once it has applied a batch of them, when the game may have
+    moved past them: the tally counts each where its event says it was decided."""
+    g = game(
+        "4k3/8/8/8/8/8/4P3/R3K3",  # a Heavy Rook for Sanctuary
+        hand=["Sanctuary", "Peon"],
+        deck=["Peon", "Guard", "Peon"],
+        piles=["Sanctuary"],
+    )
+    session = SimpleNamespace(
+        game=g,
+        record=Record.begin(g, state=g.to_json()),
+        seat=1,  # we watch blue play
+        names=["blue", "gold"],
+        started=True,
+        asked=False,
+        outcome=None,
+    )
+    table = net_table(session, token=object(), unicode=False)  # no trio run: nothing is sent
+    batch = []
+    for text in ("play Sanctuary 2", "discard Peon", "discard Guard"):
+        where = (g.turn, g.this_turn.phase, g.stack[-1].card if g.stack else None)
+        decision = next(d for d in g.legal() if decision_text(d) == text)
+        batch.append(StepApplied(session.record.apply(g, decision), (), *where))
+    assert not g.stack and g.this_turn.phase == "order"  # where the game stands when told
+    for event in batch:
+        table.driver.on_event(event)
+    assert table.tally.used(g)["order"] == 1  # Sanctuary itself; its discards are its own
 
 
 # ---------------------------------------------------------------- end to end, in a terminal
@@ -427,35 +460,34 @@ def test_the_shell_runs_trio_as_a_guest_of_its_loop() -> None:
     from crownp2p.shell.net_table import run_shell
 
     rules = standard_rules()
-    human = HumanDecider()
     outcomes: dict[str, Any] = {}
     heard: list[str] = []
     script = ["help", "chat hi from the pipe", "quit", "y"]
 
     async def start(session_ready: Any, on_event: Any) -> Any:
         async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-            outcomes["host"] = await host_table(
+            outcomes["host"] = await host_game(
                 rules,
                 Setup(),
-                decider=BotDecider("random", 4, 0),
+                decider=seat_bot("random", 4, 0),
                 packs=PACKS,
                 bind="127.0.0.1",
                 code=CODE,
                 timeouts=FAST,
                 test_seed=4,
-                on_event=lambda e: heard.append(e.text) if e.kind == "chat" else None,
+                on_event=lambda e: heard.append(e.text) if isinstance(e, Chat) else None,
                 task_status=task_status,
             )
 
         with trio.fail_after(20):
             async with trio.open_nursery() as nursery:
                 ready = await nursery.start(host)
-                return await join_table(
+                return await join_game(
                     rules,
                     "127.0.0.1",
                     ready.port,
                     code=CODE,
-                    decider=human,
+                    decider=None,
                     packs=PACKS,
                     timeouts=FAST,
                     test_seed=4,
@@ -475,7 +507,6 @@ def test_the_shell_runs_trio_as_a_guest_of_its_loop() -> None:
 
         result, table = run_shell(
             start,
-            decider=human,
             on_event=lambda e: None,
             unicode=False,
             input=pipe,

@@ -1,14 +1,15 @@
-"""Peer-to-peer tables over trio TCP (docs/protocol.md).
+"""Peer-to-peer games over trio TCP (docs/protocol.md).
 
-The services, in ``table``: ``host_table``, ``join_table`` and ``resume_table``, each taking a
-*decider* (``session.Decider``: a bot from ``deciders``, or later the interactive shell) and
-returning the game's ``lockstep.Outcome``. Underneath, one module per job:
+The services, in ``seating``: ``host_game``, ``join_game`` and ``resume_game``, each taking our
+seat's decider (a bot, see ``deciders``; None for a person, whose decisions the shell offers to
+the session) and returning the game's ``events.Outcome``. Underneath, one module per job:
 
 * ``frames``, ``messages`` — the wire: length-prefixed msgpack frames and their schemas;
 * ``crypto`` — join codes, HMAC proofs, pair keys, commit-reveal;
 * ``handshake`` — admitting a joiner (join code) or a seated peer (pair key);
 * ``link`` — one connection: a writer fed by a channel, keepalives, the idle timeout;
-* ``lockstep`` — the game between peers as a state machine without I/O;
+* ``lockstep`` — the game between peers as a state machine without I/O, on core's ``Play``;
+* ``events`` — what the lockstep and the seating tell whoever follows the game;
 * ``session`` — the links of one peer and the loop that drives its Lockstep;
 * ``journal`` — the record and session files, fsync'd before anything depends on them;
 * ``local`` — the same game in one process, for tests and benchmarks.

@@ -1,46 +1,32 @@
-"""Deciders: who chooses the local seat's decisions. A bot is one; a person at the terminal is
-another (``crownp2p.shell.net_table.HumanDecider``, whose ``decide`` returns an awaitable)."""
+"""Bots at a networked seat. A bot is a decider (core/play.py) like any other: the session asks
+it at each of our positions. A person's seat has no decider: the shell offers what is typed."""
 
 from __future__ import annotations
 
-from ..bots import make_bot
+from ..bots import Bot, make_bot
 from ..core.decisions import Decision
 from ..core.game import Game
+from ..core.record import Step
 from .local import bot_seed
 
 
-class BotDecider:
-    """One of the engine's bots, seeded per seat as ``selfplay`` seeds them."""
-
-    def __init__(self, name: str, seed: int | str, seat: int) -> None:
-        self.name = name
-        self.seed = seed
-        self.bot = make_bot(name, bot_seed(seed, seat))
-
-    def decide(self, game: Game) -> Decision:
-        return self.bot.decide(game, game.prompt().seat)
-
-    def replay(self, game: Game, decision: Decision) -> None:
-        """A resumed game shows us our past decisions: choosing again at each brings the
-        bot's random source to where it was (the choice itself is the recorded one)."""
-        self.bot.decide(game, game.prompt().seat)
+def seat_bot(name: str, seed: int | str, seat: int) -> Bot:
+    """One of the engine's bots for ``seat``, seeded as ``selfplay`` and ``play_local`` seed it."""
+    return make_bot(name, bot_seed(seed, seat))
 
 
-class LateBotDecider:
-    """A bot whose seat is known only once the host has seated us."""
+class LateBot:
+    """A bot whose seat is known only once the host has seated us: made at its first question."""
 
     def __init__(self, name: str, seed: int | str) -> None:
         self.name = name
         self.seed = seed
-        self._bot: BotDecider | None = None
+        self.bot: Bot | None = None
 
-    def _for(self, game: Game) -> BotDecider:
-        if self._bot is None:
-            self._bot = BotDecider(self.name, self.seed, game.prompt().seat)
-        return self._bot
+    def decide(self, game: Game, seat: int) -> Decision:
+        if self.bot is None:
+            self.bot = seat_bot(self.name, self.seed, seat)
+        return self.bot.decide(game, seat)
 
-    def decide(self, game: Game) -> Decision:
-        return self._for(game).decide(game)
-
-    def replay(self, game: Game, decision: Decision) -> None:
-        self._for(game).replay(game, decision)
+    def observe(self, game: Game, step: Step) -> None:
+        pass

@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bots import make_bot
+from ..core.decisions import Decision
 from ..core.game import CHANCE, Game
-from ..core.record import Record
+from ..core.play import Decider, Play
+from ..core.record import Record, Step
 from ..core.rules import Rules
 from ..core.setup import Setup
 from . import crypto
@@ -28,6 +30,26 @@ def bot_seed(seed: int | str, seat: int) -> str:
     return f"{seed}:{seat}"
 
 
+class InsecureSeeds:
+    """Chance as a table of peers started with ``--test-seed`` plays it: each round's seed from
+    every seat's nonce, in seat order, as the commit-reveal round derives it (rounds are
+    numbered by chance steps, 1 the first)."""
+
+    def __init__(self, game_id: bytes, test_seed: int | str, seats: list[int]) -> None:
+        self.game_id = game_id
+        self.test_seed = test_seed
+        self.seats = seats
+        self.rounds = 0
+
+    def decide(self, game: Game, seat: int) -> Decision:
+        self.rounds += 1
+        nonces = [crypto.insecure_nonce(self.test_seed, s, self.rounds) for s in self.seats]
+        return ("seed", crypto.chance_seed(self.game_id, self.rounds, nonces))
+
+    def observe(self, game: Game, step: Step) -> None:
+        pass
+
+
 def play_local(
     rules: Rules,
     setup: Setup,
@@ -39,17 +61,11 @@ def play_local(
 ) -> LocalResult:
     """Play the game a table of bots would play with ``--seed SEED --test-seed TEST_SEED``."""
     game = Game(rules, setup)
-    game_id = crypto.new_game_id(test_seed)
-    players = [make_bot(name, bot_seed(seed, s)) for s, name in enumerate(bots)]
+    seats = list(rules.seating.seats)
+    deciders: dict[int, Decider] = {
+        s: make_bot(name, bot_seed(seed, s)) for s, name in enumerate(bots)
+    }
+    deciders[CHANCE] = InsecureSeeds(crypto.new_game_id(test_seed), test_seed, seats)
     record = Record.begin(game)
-    rounds = 0
-    while not game.over and not (max_turns and game.turn > max_turns):
-        seat = game.prompt().seat
-        if seat == CHANCE:
-            rounds += 1  # commit-reveal rounds are numbered by chance steps
-            nonces = [crypto.insecure_nonce(test_seed, s, rounds) for s in rules.seating.seats]
-            decision: tuple[str, ...] = ("seed", crypto.chance_seed(game_id, rounds, nonces))
-        else:
-            decision = players[seat].decide(game, seat)
-        record.apply(game, decision)
+    Play(game, deciders, record=record, max_turns=max_turns).run()
     return LocalResult(game.winner, game.over, game.turn, game.state_hash(), record)

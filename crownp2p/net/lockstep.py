@@ -2,8 +2,9 @@
 
 The driver (session.py) feeds it what happens — a validated message from a seat, a link going up
 or down, our own decision, the passing of time — and after each call takes the messages it
-wants sent (:meth:`Lockstep.take_outbox`) once the journal has been synced. All checks of what
-a peer sends live here, so they can be tested without sockets:
+wants sent (:meth:`Lockstep.take_outbox`) once the journal has been synced, and the events that
+say what happened (:meth:`Lockstep.take_events`, see events.py). All checks of what a peer sends
+live here, so they can be tested without sockets:
 
 * only the seat the game prompts may send the decision numbered ``seq``; the state hash it
   carries (of the state it was decided in) must equal ours, and it must be in our own legal
@@ -16,21 +17,28 @@ a peer sends live here, so they can be tested without sockets:
   decided itself, so no peer ever relays — and could forge — another's moves.
 
 A bad input never touches the game: it is refused before :meth:`Game.apply` is called.
+
+The game itself moves on core's :class:`~crownp2p.core.play.Play`, like every other game: each
+remote seat's decider answers with the decision that arrived for the next seq (once it passed
+the checks above), the chance decider with the seed of a commit-reveal round once every reveal
+is in, and our own seat's with the decision handed to :meth:`Lockstep.decide`. Until one of
+them has its answer, play waits; every step goes through :meth:`Play.apply` and the record.
 """
 
 from __future__ import annotations
 
 import bisect
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.decisions import Decision, IllegalDecision, decision_text
 from ..core.game import CHANCE, Game
+from ..core.play import Decider, Play
 from ..core.record import Record, Step
 from . import crypto
+from .events import Asked, Chat, Ended, Event, LinkChanged, Outcome, PeerError, Started, StepApplied
 from .journal import Journal
 from .messages import make
 
@@ -43,51 +51,12 @@ NonceSource = Callable[[int], bytes]  # round -> this seat's nonce
 
 
 @dataclass
-class Outcome:
-    """How the game ended, from this peer's side."""
-
-    result: str  # win, loss, draw, forfeit, desync, aborted
-    winner: int | None  # the winning side (the seat, in two-seat games)
-    turns: int
-    final_hash: str
-    seq: int  # the last step applied; for a desync, the first step that differs
-    reason: str
-    seat: int  # this peer's seat
-    culprit: int | None = None  # the seat that forfeited or left, if any
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "result": self.result,
-            "winner": self.winner,
-            "turns": self.turns,
-            "final_hash": self.final_hash,
-            "seat": self.seat,
-            "seq": self.seq,
-            "reason": self.reason,
-        }
-
-    @property
-    def finished(self) -> bool:
-        return self.result in ("win", "loss", "draw", "forfeit")
-
-
-@dataclass
 class Round:
     """One chance step's commit-reveal round (numbered by chance steps: 1 is the first)."""
 
     commits: dict[int, bytes] = field(default_factory=dict)
     reveals: dict[int, bytes] = field(default_factory=dict)
     deadline: float | None = None
-
-
-@dataclass
-class Event:
-    """Something the user interface may want to show."""
-
-    kind: str  # step, chat, peer-error, link, end
-    seat: int | None = None
-    text: str = ""
-    step: Step | None = None
 
 
 class Lockstep:
@@ -105,7 +74,6 @@ class Lockstep:
         reveal_timeout: float = 60.0,
         reconnect_timeout: float = 120.0,
         known_nonces: dict[int, bytes] | None = None,
-        measure: bool = False,
     ) -> None:
         self.game = game
         self.rules = game.rules
@@ -137,11 +105,7 @@ class Lockstep:
         self.acked: dict[int, int] = {s: 0 for s in self.peers}
         self.ack_sent_to: dict[int, int] = {s: 0 for s in self.peers}
         self.ack_turn = -1
-        self.send_now: Callable[[int, dict[str, Any]], None] | None = None  # see decide()
-        # A user interface that follows the game (the shell's Table.observe and refresh) is
-        # told just before and just after each step is applied, ours and everyone else's.
-        self.before_apply: Callable[[Decision], None] | None = None
-        self.after_apply: Callable[[Step], None] | None = None
+        self.ours: Decision | None = None  # our decision, checked, until play applies it
         self.rounds: dict[int, Round] = {}
         self.my_nonces: dict[int, bytes] = dict(known_nonces or {})
         self.chance_seqs = [step.seq for step in record.steps if step.seat == CHANCE]
@@ -149,15 +113,13 @@ class Lockstep:
 
         self.outbox: list[tuple[int | None, dict[str, Any]]] = []
         self.events: list[Event] = []
-        self.measure = measure
-        # With ``measure`` (benchmarks): when each of our decisions was made, when each of the
-        # others' was applied here (the system's monotonic clock, comparable across processes),
-        # and how long each of ours took to be acknowledged by everyone.
-        self.sent_at: dict[int, float] = {}
-        self.applied_at: dict[int, float] = {}
-        self.taken_at: dict[int, float] = {}  # when a peer's decision reached us, read
-        self.latencies: list[float] = []
-        self._unacked: dict[int, float] = {}
+        self._now = 0.0  # the time of the call that plays on (for the rounds' deadlines)
+        self._logged = len(game.log)  # log lines already told with a step
+        self._where: tuple[int, str, str | None] = (game.turn, game.this_turn.phase, None)
+        deciders: dict[int, Decider] = {s: _RemoteSeat(self) for s in self.peers}
+        deciders[seat] = _OurSeat(self)
+        deciders[CHANCE] = _Chance(self)
+        self.play = Play(game, deciders, record=record, max_turns=max_turns, observers=[self])
 
     # ================================================================ reading the state
 
@@ -203,7 +165,7 @@ class Lockstep:
 
     def _error(self, seat: int, code: str, text: str) -> None:
         log.warning("%s: %s [%s]", self.seat_name(seat), text, code)
-        self.events.append(Event("peer-error", seat, f"{text} [{code}]"))
+        self.events.append(PeerError(seat, f"{text} [{code}]"))
         self.outbox.append((seat, make("error", code=code, text=text[:500])))
 
     # ================================================================ links
@@ -220,7 +182,7 @@ class Lockstep:
         r = self.rounds.get(self.round)
         if r is not None and r.deadline is not None:
             r.deadline = max(r.deadline, now + self.reveal_timeout)
-        self.events.append(Event("link", seat, "up"))
+        self.events.append(LinkChanged(seat, True))
 
     def on_link_down(self, seat: int, now: float) -> None:
         if not self.up.get(seat):
@@ -228,121 +190,156 @@ class Lockstep:
         self.up[seat] = False
         self.synced[seat] = False
         self.down_since[seat] = now
-        self.events.append(Event("link", seat, "down"))
+        self.events.append(LinkChanged(seat, False))
 
     # ================================================================ the game flow
 
     def begin(self, now: float) -> None:
         self.started = True
-        self._advance(now)
+        self.events.append(Started())
+        self.advance(now)
 
-    def decide(self, decision: Decision, now: float) -> Step:
-        """Apply our own decision and queue it for every peer."""
+    def decide(self, decision: Decision, now: float, *, send_first: bool = False) -> None:
+        """Our own decision for the position we are asked in: checked, queued for every peer,
+        and applied. With ``send_first`` it is applied only by the next :meth:`advance`, so the
+        caller can send it first and the peers check it while we apply it — unless the journal
+        is durable: nothing leaves before it is on disk."""
         if not self.my_turn or self.outcome is not None:
             raise IllegalDecision("it is not this seat's turn to decide")
         decision = tuple(decision)
         if not self.game.is_legal(decision):
-            self.game.apply(decision)  # raises IllegalDecision with the engine's reason
+            raise IllegalDecision(self.game.why_illegal(decision))
         self.my_turn = False
         seq = self.applied + 1
-        fields: dict[str, Any] = dict(
-            seq=seq, seat=self.me, decision=list(decision), prev=self.hash_at(seq - 1)
+        self._send(
+            None,
+            "decision",
+            seq=seq,
+            seat=self.me,
+            decision=list(decision),
+            prev=self.hash_at(seq - 1),
         )
-        if self.measure:
-            self.sent_at[seq] = self._unacked[seq] = time.perf_counter()
-        early = self.send_now is not None and not self.journal.durable
-        if early:
-            # Nothing to make durable first: send before we apply it ourselves.
-            msg = make("decision", **fields)
-            for dest in self.peers:
-                if self.synced[dest]:
-                    self.send_now(dest, msg)  # type: ignore[misc]
-        step = self._apply(decision)
-        if not early:
-            self._send(None, "decision", **fields)
         for dest in self.peers:
             self.ack_sent_to[dest] = seq  # our decision says we have it
-        self._advance(now)
-        return step
+        self.ours = decision
+        if not send_first or self.journal.durable:
+            self.advance(now)
 
-    def _apply(self, decision: Decision) -> Step:
-        if self.before_apply is not None:
-            self.before_apply(decision)
-        step = self.record.apply(self.game, decision)
-        if self.after_apply is not None:
-            self.after_apply(step)
+    def advance(self, now: float) -> None:
+        """Play on as far as the decisions in hand allow; end the game once it is over."""
+        if not self.started or self.outcome is not None:
+            return
+        self._now = now
+        waiting = self.play.run()
+        if self.outcome is not None:
+            return
+        if self.game.over:
+            self._natural_end()
+        elif self.play.finished:
+            self._natural_end(f"the turn limit of {self.max_turns} was reached")
+        elif waiting == self.me and not self.my_turn:
+            self.my_turn = True
+            self.events.append(Asked(self.applied + 1))
+
+    def observe(self, game: Game, step: Step) -> None:
+        """Play applied ``step``: keep it, tell it, and compare the hashes that waited for it."""
         if step.seat == CHANCE:
             self.chance_seqs.append(step.seq)
+        elif step.seat != self.me:
+            self.acked[step.seat] = max(self.acked[step.seat], step.seq)  # it is on its disk
         self.journal.step(step)
-        self.events.append(Event("step", step.seat, step=step))
+        news = tuple(game.log[self._logged :])
+        self._logged = len(game.log)
+        self.events.append(StepApplied(step, news, *self._where))
         for seat, h in self.pending_hashes.pop(step.seq, []):
             if h != step.hash:
                 self._desync(step.seq, seat)
-        return step
+        if step.seat == CHANCE:
+            self._send_ack()  # at once: a chance step's hash is compared before anything after it
 
-    def _advance(self, now: float) -> None:
-        """Carry the game forward as far as the messages in hand allow."""
-        if not self.started:
-            return
-        while self.outcome is None:
-            game = self.game
-            if game.over:
-                self._natural_end()
-                return
-            if self.max_turns and game.turn > self.max_turns:
-                self._natural_end(f"the turn limit of {self.max_turns} was reached")
-                return
-            n = self.applied + 1
-            decider = game.prompt().seat
-            if decider == CHANCE:
-                if n in self.decisions:
-                    seat = self.decisions[n][0]
-                    self._forfeit(
-                        seat,
-                        "out-of-turn",
-                        f"{self.seat_name(seat)} decided seq {n}, a chance step",
-                    )
-                    return
-                if not self._chance_step(n, now):
-                    return
-                continue
-            if n in self.decisions:
-                seat, decision, prev = self.decisions.pop(n)
-                if seat != decider:
-                    self._forfeit(
-                        seat,
-                        "out-of-turn",
-                        f"{self.seat_name(seat)} decided seq {n}, but "
-                        f"{self.seat_name(decider)} is to decide",
-                    )
-                    return
-                if prev != self.hash_at(n - 1):
-                    self._desync(n - 1, seat)
-                    return
-                if not game.is_legal(decision):
-                    self._forfeit(
-                        seat,
-                        "illegal-decision",
-                        f"{self.seat_name(seat)} sent `{decision_text(decision)}` as seq {n}, "
-                        f"which is not legal: {game.why_illegal(decision)}",
-                    )
-                    return
-                self._apply(decision)
-                self.acked[seat] = max(self.acked[seat], n)  # its decision is on its disk
-                if self.measure:
-                    self.applied_at[n] = time.perf_counter()
-                continue
-            if decider == self.me:
-                self.my_turn = True
-                return
-            if self.newest_from.get(decider, 0) > n:
+    # ---------------------------------------------------------------- the seats' deciders
+
+    def _answer(self, decision: Decision) -> Decision:
+        """``decision`` is about to be applied: note where it was decided, for its event."""
+        game = self.game
+        self._where = (game.turn, game.this_turn.phase, game.stack[-1].card if game.stack else None)
+        return decision
+
+    def _unasked(self, prompted: int) -> bool:
+        """Whether a peer decided the next seq though ``prompted`` is to decide (or the game has
+        ended meanwhile): that peer forfeits, and play stops."""
+        if self.outcome is not None:
+            return True
+        n = self.applied + 1
+        entry = self.decisions.get(n)
+        if entry is None or entry[0] == prompted:
+            return False
+        seat = entry[0]
+        what = (
+            "a chance step"
+            if prompted == CHANCE
+            else f"but {self.seat_name(prompted)} is to decide"
+        )
+        self._forfeit(seat, "out-of-turn", f"{self.seat_name(seat)} decided seq {n}, {what}")
+        return True
+
+    def _received(self, seat: int) -> Decision | None:
+        """``seat``'s decision for the next seq, once it has arrived and passes every check."""
+        if self._unasked(seat):
+            return None
+        n = self.applied + 1
+        if n not in self.decisions:
+            if self.newest_from[seat] > n:
                 self._forfeit(
-                    decider,
+                    seat,
                     "bad-seq",
-                    f"{self.seat_name(decider)} skipped seq {n}: its next decision is "
-                    f"seq {self.newest_from[decider]}",
+                    f"{self.seat_name(seat)} skipped seq {n}: its next decision is "
+                    f"seq {self.newest_from[seat]}",
                 )
-            return
+            return None
+        _, decision, prev = self.decisions.pop(n)
+        if prev != self.hash_at(n - 1):
+            self._desync(n - 1, seat)
+            return None
+        game = self.game
+        if not game.is_legal(decision):
+            self._forfeit(
+                seat,
+                "illegal-decision",
+                f"{self.seat_name(seat)} sent `{decision_text(decision)}` as seq {n}, "
+                f"which is not legal: {game.why_illegal(decision)}",
+            )
+            return None
+        return self._answer(decision)
+
+    def _our_own(self) -> Decision | None:
+        if self._unasked(self.me) or self.ours is None:
+            return None
+        decision, self.ours = self.ours, None
+        return self._answer(decision)
+
+    def _chance_seed(self) -> Decision | None:
+        """Play our part in the next chance step's commit-reveal round; its seed once every
+        reveal is in."""
+        if self._unasked(CHANCE):
+            return None
+        k, now = self.round, self._now
+        self._commit(k)
+        r = self.rounds[k]
+        if r.deadline is None:
+            r.deadline = now + self.reveal_timeout
+        if len(r.commits) == len(self.seats) and self.me not in r.reveals:
+            # Every commitment is in: only now may anyone reveal (and only at the chance step
+            # itself, or a player could steer its decisions knowing the coming shuffle).
+            r.reveals[self.me] = self.my_nonces[k]
+            self._send(None, "reveal", round=k, nonce=self.my_nonces[k])
+            self._commit(k + 1)
+            r.deadline = now + self.reveal_timeout
+        if len(r.reveals) < len(self.seats):
+            return None
+        seed = crypto.chance_seed(self.game_id, k, [r.reveals[s] for s in self.seats])
+        del self.rounds[k]
+        return self._answer(("seed", seed))
 
     @property
     def round(self) -> int:
@@ -362,29 +359,6 @@ class Lockstep:
         if self.me not in r.commits:
             r.commits[self.me] = crypto.commitment(self.game_id, k, self.me, self.my_nonces[k])
             self._send(None, "commit", round=k, commit=r.commits[self.me])
-
-    def _chance_step(self, n: int, now: float) -> bool:
-        """Play our part in the round of chance step ``n``; apply its seed once every reveal
-        is in."""
-        k = self.round
-        self._commit(k)
-        r = self.rounds[k]
-        if r.deadline is None:
-            r.deadline = now + self.reveal_timeout
-        if len(r.commits) == len(self.seats) and self.me not in r.reveals:
-            # Every commitment is in: only now may anyone reveal (and only at the chance step
-            # itself, or a player could steer its decisions knowing the coming shuffle).
-            r.reveals[self.me] = self.my_nonces[k]
-            self._send(None, "reveal", round=k, nonce=self.my_nonces[k])
-            self._commit(k + 1)
-            r.deadline = now + self.reveal_timeout
-        if len(r.reveals) < len(self.seats):
-            return False
-        seed = crypto.chance_seed(self.game_id, k, [r.reveals[s] for s in self.seats])
-        del self.rounds[k]
-        self._apply(("seed", seed))
-        self._send_ack()  # at once: a chance step's hash is compared before anything after it
-        return True
 
     def idle(self) -> None:
         """Nothing more is waiting to be read: acknowledge what we have, to each seat that
@@ -427,10 +401,10 @@ class Lockstep:
 
     def _on_error(self, seat: int, msg: dict[str, Any], now: float) -> None:
         log.warning("%s reports: %s [%s]", self.seat_name(seat), msg["text"], msg["code"])
-        self.events.append(Event("peer-error", seat, f"they report: {msg['text']}"))
+        self.events.append(PeerError(seat, f"they report: {msg['text']}"))
 
     def _on_chat(self, seat: int, msg: dict[str, Any], now: float) -> None:
-        self.events.append(Event("chat", seat, msg["text"]))
+        self.events.append(Chat(seat, msg["text"]))
 
     def _on_sync(self, seat: int, msg: dict[str, Any], now: float) -> None:
         have = msg["seq"]
@@ -510,9 +484,7 @@ class Lockstep:
         self.last_seq_from[seat] = seq
         self.newest_from[seat] = max(self.newest_from[seat], seq)
         self.decisions[seq] = (seat, decision, msg["prev"])
-        if self.measure:
-            self.taken_at[seq] = time.perf_counter()
-        self._advance(now)
+        self.advance(now)
 
     def _on_commit(self, seat: int, msg: dict[str, Any], now: float) -> None:
         round_ = msg["round"]
@@ -531,7 +503,7 @@ class Lockstep:
             )
             return
         r.commits[seat] = msg["commit"]
-        self._advance(now)
+        self.advance(now)
 
     def _on_reveal(self, seat: int, msg: dict[str, Any], now: float) -> None:
         round_ = msg["round"]
@@ -554,7 +526,7 @@ class Lockstep:
             )
             return
         r.reveals[seat] = msg["nonce"]
-        self._advance(now)
+        self.advance(now)
 
     def _on_ack(self, seat: int, msg: dict[str, Any], now: float) -> None:
         seq = msg["seq"]
@@ -563,10 +535,6 @@ class Lockstep:
             return
         self.acked[seat] = max(self.acked[seat], seq)
         self._check_hash(seat, seq, msg["hash"])
-        if self.measure and self._unacked:
-            low, t = min(self.acked.values()), time.perf_counter()
-            for s in [s for s in self._unacked if s <= low]:
-                self.latencies.append(t - self._unacked.pop(s))
         self._finish_check()
 
     def _check_hash(self, seat: int, seq: int, claimed: str) -> None:
@@ -777,7 +745,7 @@ class Lockstep:
         )
         self.finish_pending = set()
         self.journal.end(self.outcome.to_json())
-        self.events.append(Event("end", None, reason))
+        self.events.append(Ended(self.outcome))
 
     def _finish_check(self) -> None:
         if self.outcome is not None and self.outcome.result not in ("forfeit", "desync"):
@@ -786,3 +754,45 @@ class Lockstep:
                 for s in self.finish_pending
                 if self.acked[s] < self.applied and s not in self.left
             }
+
+
+# ---------------------------------------------------------------------- the Play's deciders
+
+
+class _RemoteSeat:
+    """A peer's seat: its decision for the next seq, once it arrived and passed every check."""
+
+    def __init__(self, lockstep: Lockstep) -> None:
+        self.lockstep = lockstep
+
+    def decide(self, game: Game, seat: int) -> Decision | None:
+        return self.lockstep._received(seat)
+
+    def observe(self, game: Game, step: Step) -> None:
+        pass
+
+
+class _OurSeat:
+    """Our own seat: the decision handed to :meth:`Lockstep.decide`, else none yet."""
+
+    def __init__(self, lockstep: Lockstep) -> None:
+        self.lockstep = lockstep
+
+    def decide(self, game: Game, seat: int) -> Decision | None:
+        return self.lockstep._our_own()
+
+    def observe(self, game: Game, step: Step) -> None:
+        pass
+
+
+class _Chance:
+    """Chance between peers: a commit-reveal round's seed, once every reveal is in."""
+
+    def __init__(self, lockstep: Lockstep) -> None:
+        self.lockstep = lockstep
+
+    def decide(self, game: Game, seat: int) -> Decision | None:
+        return self.lockstep._chance_seed()
+
+    def observe(self, game: Game, step: Step) -> None:
+        pass

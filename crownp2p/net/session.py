@@ -1,46 +1,60 @@
-"""Running a table: the links (the Hub) and the loop that drives a Lockstep (the Session).
+"""Running a game between peers: the links of one peer (the Hub) and the loop that drives its
+Lockstep (the Session).
 
-Every link's reader puts what it receives on one memory channel; the Session's single loop
-takes events off it, feeds the :class:`Lockstep`, syncs the journal and then hands the
-Lockstep's outgoing messages to the links. All game state changes in that one task, so there
-are no races between links.
+One direction, one loop. Every link's reader puts what it receives on the Hub's memory channel;
+so do our own decisions and the player's requests (chat, resign, leave). The Session's single
+loop takes them off that channel, feeds the :class:`Lockstep`, syncs the journal, hands the
+Lockstep's outgoing messages to the Hub's links and its events to whoever follows the game. All
+game state changes in that one task, so there are no races between links; the Hub never calls
+the Session.
 
 Each peer dials only lower seats: when a link to a lower seat drops, a dial loop redials it
 until it is back or the reconnect window closes; a higher seat will redial us, so we keep
 listening.
+
+What a user interface uses of a :class:`Session` (the shell's networked table codes against
+this, and nothing else):
+
+* reading, always from the trio thread: ``session.game`` and ``session.record`` (the one game,
+  moved on only by the session), ``session.seat``, ``session.names``, ``session.started``,
+  ``session.asked`` (the game waits for our decision), ``session.outcome`` (None while on);
+* being told: the ``on_event`` function given to ``host_game``/``join_game``/``resume_game``
+  receives every event of events.py, in order, once each step's news is complete;
+* acting, by calls into the trio run (``trio.lowlevel.TrioToken.run_sync_soon`` from another
+  loop): ``session.offer(decision, at_step)`` hands in our decision for the position after
+  ``at_step`` steps (``len(session.record.steps)`` when the player chose it); one offered for a
+  position that is gone is dropped, one offered before the game asks is kept for its position.
+  ``session.chat(text)``, ``session.resign(text)``, ``session.leave(text)``.
+
+A seat played by a bot gives the session its decider (core/play.py): the session asks it at
+each of our positions and offers its answer on the same channel; a person's seat has none.
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
 import math
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import trio
 
 from ..core.decisions import Decision, IllegalDecision
 from ..core.game import Game
+from ..core.play import Decider
+from ..core.record import Record
 from ..core.setup import Setup
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
+from .events import Asked, Event, Outcome
 from .handshake import Packs, first_message, peer_accept, peer_dial
 from .journal import Journal
 from .link import FramedStream, Link, Timeouts
-from .lockstep import Event, Lockstep, Outcome
+from .lockstep import Lockstep
 from .messages import make
 
 log = logging.getLogger("crownp2p.net")
-
-
-class Decider(Protocol):
-    """Chooses the local seat's decisions. ``decide`` returns a decision from
-    ``game.legal()``, or an awaitable of one (a person at a terminal); it must not change
-    ``game``. ``replay`` (optional) is shown each of our past decisions when a game resumes, so
-    a bot can bring its random source back to where it was."""
-
-    def decide(self, game: Game) -> Decision | Awaitable[Decision]: ...
 
 
 @dataclass
@@ -97,7 +111,9 @@ class TableInfo:
         )
 
 
-InboundEvent = tuple[str, Any, Any]
+# What the session's loop reads: (kind, link or None, payload). Links report "up", "down",
+# "msg" and "bad"; "local" is the player's request, "offer" our decision (at_step, decision).
+Inbound = tuple[str, Any, Any]
 
 
 class Hub:
@@ -107,10 +123,9 @@ class Hub:
         self.nursery = nursery
         self.timeouts = timeouts
         self.packs = list(packs)
-        self.send_channel, self.receive_channel = trio.open_memory_channel[InboundEvent](math.inf)
+        self.send_channel, self.receive_channel = trio.open_memory_channel[Inbound](math.inf)
         self.links: dict[int, Link] = {}
         self.info: TableInfo | None = None
-        self.session: Session | None = None
         # What to do with an incoming ``join`` (the host sets this while seating players).
         self.on_join: Callable[[FramedStream, dict[str, Any]], Awaitable[None]] | None = None
 
@@ -127,10 +142,9 @@ class Hub:
         return link
 
     def deliver(self, kind: str, link: Link, payload: Any) -> None:
-        """A link's report: straight to the running session, or queued until it runs."""
-        if self.session is not None:
-            self.session.on_link_event(kind, link, payload)
-        elif kind != "idle":
+        """A link's report, for the session's loop (which acknowledges after each batch it
+        reads, so a link's "idle" needs no message of its own)."""
+        if kind != "idle":
             self.send_channel.send_nowait((kind, link, payload))
 
     async def run_link(self, framed: FramedStream, seat: int) -> None:
@@ -216,19 +230,15 @@ class Hub:
         await self.run_link(framed, seat)
 
 
-def _is_async(value: Any) -> bool:
-    return inspect.isawaitable(value)
-
-
 class Session:
-    """Drives one peer's Lockstep over a Hub until the game ends."""
+    """Drives one peer's Lockstep over a Hub until the game ends (see the module)."""
 
     def __init__(
         self,
         hub: Hub,
         lockstep: Lockstep,
         info: TableInfo,
-        decider: Decider,
+        decider: Decider | None,
         *,
         journal: Journal,
         record_table: dict[str, Any],
@@ -237,9 +247,8 @@ class Session:
     ) -> None:
         self.hub = hub
         self.ls = lockstep
-        lockstep.send_now = hub.send
         self.info = info
-        self.decider = decider
+        self.decider = decider  # a bot's; None: a person offers through offer()
         self.journal = journal
         self.record_table = record_table
         self.phase = phase
@@ -249,15 +258,42 @@ class Session:
         self.confirm_sent = False
         self.stopping = False
         self.start_by = trio.current_time() + self.timeouts.start
-        self._decider_scope: trio.CancelScope | None = None
-        self._decider_token: int | None = None
-        self.game_started = trio.Event()
-        self._waiting_until = math.inf
-        self._woken = False
-        self.started_at: float | None = None
-        self.ended_at: float | None = None
+        self.offers: deque[tuple[int, Decision]] = deque()  # ours, by the steps they follow
 
     # ------------------------------------------------------------------ the public side
+
+    @property
+    def game(self) -> Game:
+        return self.ls.game
+
+    @property
+    def record(self) -> Record:
+        return self.ls.record
+
+    @property
+    def seat(self) -> int:
+        return self.ls.me
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.info.names)
+
+    @property
+    def started(self) -> bool:
+        return self.ls.started
+
+    @property
+    def asked(self) -> bool:
+        """The game waits for our decision (and none is on its way)."""
+        return self.ls.my_turn
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.ls.outcome
+
+    def offer(self, decision: Decision, at_step: int) -> None:
+        """Our decision for the position after ``at_step`` steps (see the module)."""
+        self.hub.send_channel.send_nowait(("offer", None, (at_step, tuple(decision))))
 
     def chat(self, text: str) -> None:
         self.hub.send_channel.send_nowait(("local", None, ("chat", text)))
@@ -279,12 +315,10 @@ class Session:
         except BaseException:
             # Cancelled or crashed: no goodbyes, so the peers wait for us to come back.
             self.stopping = True
-            self.hub.session = None
             self.journal.close()
             raise
         self.stopping = True
         await self._close()
-        self.hub.session = None
         return outcome
 
     async def _dial_loop(self, seat: int) -> None:
@@ -310,82 +344,46 @@ class Session:
             await trio.sleep(delay)
             delay = min(delay * 2, self.timeouts.dial_retry)
 
-    def on_link_event(self, kind: str, link: Link, payload: Any) -> None:
-        """Called by a link's reader as things arrive: the Lockstep is synchronous, so the
-        game changes here atomically, without a hop through the main loop's channel."""
-        if kind == "idle":
-            if self.hub.current(link):
-                self.ls.idle()
-        else:
-            self._handle((kind, link, payload))
-            if kind == "msg":
-                return  # flushed once the link has delivered everything it has read
-        self._flush()
-        ls = self.ls
-        due = ls.next_deadline()
-        if (
-            (ls.my_turn and self._decider_scope is None)
-            or ls.outcome is not None
-            or not ls.started
-            or (due is not None and due < self._waiting_until)
-        ):
-            self._wake()
-
-    def _wake(self) -> None:
-        if not self._woken:
-            self._woken = True
-            self.hub.send_channel.send_nowait(("wake", None, None))
-
     async def _main(self) -> Outcome:
         ls = self.ls
         receive = self.hub.receive_channel
         finish_by: float | None = None
-        # What the links reported before we ran, then they report to us directly.
-        while True:
-            try:
-                self._handle(receive.receive_nowait())
-            except trio.WouldBlock:
-                break
-        self.hub.session = self
-        ls.idle()
         if self.phase == "resume":
             self._begin()
         while True:
             self._flush()
-            await self._local_turn()
-            self._flush()
+            if ls.my_turn and self.offers and self.offers[0][0] <= ls.applied:
+                self._play_offers()  # offered before the game asked: its turn has come
+                continue
             now = trio.current_time()
             if ls.outcome is not None:
                 if finish_by is None:
                     finish_by = now + self.timeouts.finish
-                    self._cancel_decider()
-                    if self.ended_at is None:
-                        self.ended_at = now
                 if not ls.finish_pending or now >= finish_by:
                     return ls.outcome
-            deadlines = [ls.next_deadline(), finish_by]
-            if not ls.started:
-                deadlines.append(self.start_by)
-            due = min((d for d in deadlines if d is not None), default=math.inf)
-            event = None
-            self._waiting_until = due
-            with trio.move_on_at(due):
-                event = await receive.receive()
-            self._waiting_until = math.inf
-            self._woken = False
-            if event is None:
+            try:
+                item = receive.receive_nowait()  # a bot's decision waits for nothing
+            except trio.WouldBlock:
+                deadlines = [ls.next_deadline(), finish_by]
+                if not ls.started:
+                    deadlines.append(self.start_by)
+                due = min((d for d in deadlines if d is not None), default=math.inf)
+                item = None
+                with trio.move_on_at(due):
+                    item = await receive.receive()
+            if item is None:
                 now = trio.current_time()
                 if not ls.started and now >= self.start_by:
                     return self._abort("the table did not start in time")
                 ls.on_tick(now)
                 continue
-            self._handle(event)
+            self._handle(item)
             for _ in range(256):
                 try:
-                    event = receive.receive_nowait()
+                    item = receive.receive_nowait()
                 except trio.WouldBlock:
                     break
-                self._handle(event)
+                self._handle(item)
             ls.idle()
 
     def _abort(self, reason: str) -> Outcome:
@@ -397,21 +395,23 @@ class Session:
             if dest is not None:
                 self.hub.send(dest, msg)
         for event in self.ls.take_events():
+            if isinstance(event, Asked) and self.decider is not None:
+                decision = self.decider.decide(self.ls.game, self.ls.me)
+                if decision is not None:
+                    self.offer(decision, event.seq - 1)
             self.on_event(event)
 
     # ------------------------------------------------------------------ events
 
-    def _handle(self, event: InboundEvent) -> None:
-        kind, link, payload = event
+    def _handle(self, item: Inbound) -> None:
+        kind, link, payload = item
         ls = self.ls
         now = trio.current_time()
-        if kind == "wake":
-            return
         if kind == "local":
             self._local_action(*payload)
             return
-        if kind == "decided":
-            self._decided(link, payload, now)
+        if kind == "offer":
+            self._offered(*payload)
             return
         if not self.hub.current(link):
             return  # an older connection of a seat that has reconnected
@@ -466,9 +466,7 @@ class Session:
     def _begin(self) -> None:
         if self.phase != "resume":
             self.journal.create(self.ls.record, self.record_table)
-        self.started_at = trio.current_time()
-        self.ls.begin(self.started_at)
-        self.game_started.set()
+        self.ls.begin(trio.current_time())
 
     def _local_action(self, action: str, text: str) -> None:
         ls = self.ls
@@ -485,55 +483,35 @@ class Session:
 
     # ------------------------------------------------------------------ our decisions
 
-    async def _local_turn(self) -> None:
+    def _offered(self, at_step: int, decision: Decision) -> None:
+        if at_step < self.ls.applied or self.ls.outcome is not None:
+            return  # for a position that is gone
+        self.offers.append((at_step, decision))
+        self._play_offers()
+
+    def _play_offers(self) -> None:
+        """Our first decision offered for the position the game asks us about, if any."""
         ls = self.ls
-        while ls.my_turn and ls.outcome is None and self._decider_scope is None:
-            choice = self.decider.decide(ls.game)
-            if _is_async(choice):
-                self._start_decider(choice)  # type: ignore[arg-type]
-                return
+        while self.offers and ls.my_turn:
+            at_step, decision = self.offers[0]
+            if at_step > ls.applied:
+                return  # kept for the position it was meant for
+            self.offers.popleft()
+            if at_step < ls.applied:
+                continue
+            now = trio.current_time()
             try:
-                ls.decide(choice, trio.current_time())  # type: ignore[arg-type]
+                ls.decide(decision, now, send_first=True)
             except IllegalDecision as err:
-                raise NetError(f"the local player chose an illegal decision: {err}") from None
-            if not self.journal.durable:
-                self._flush()  # our decision itself already left (Lockstep.decide sends early)
-
-    def _start_decider(self, awaitable: Awaitable[Decision]) -> None:
-        token = self.ls.applied
-        scope = trio.CancelScope()
-        self._decider_scope = scope
-        self._decider_token = token
-
-        async def wait() -> None:
-            with scope:
-                decision = await awaitable
-                await self.hub.send_channel.send(("decided", token, decision))
-
-        self.hub.nursery.start_soon(wait)
-
-    def _cancel_decider(self) -> None:
-        if self._decider_scope is not None:
-            self._decider_scope.cancel()
-            self._decider_scope = None
-
-    def _decided(self, token: int, decision: Decision, now: float) -> None:
-        if token != self._decider_token:
-            return
-        self._decider_scope = None
-        self._decider_token = None
-        if not self.ls.my_turn or self.ls.outcome is not None:
-            return
-        try:
-            self.ls.decide(tuple(decision), now)
-        except IllegalDecision as err:
-            log.warning("the local decision is illegal: %s", err)  # the decider is asked again
+                log.warning("the local decision is illegal: %s", err)
+                continue
+            self._flush()  # our decision leaves before we apply it: the peers check it meanwhile
+            ls.advance(now)
 
     # ------------------------------------------------------------------ closing
 
     async def _close(self) -> None:
         ls = self.ls
-        self._cancel_decider()
         try:
             ls.leave_messages()
             self._flush()

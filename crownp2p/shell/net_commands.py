@@ -138,12 +138,6 @@ def _say_record(args: argparse.Namespace, printer: Printer) -> None:
     )
 
 
-def _human() -> Any:
-    from .net_table import HumanDecider
-
-    return HumanDecider()
-
-
 def _configure_logging(verbose: bool) -> None:
     if not any(getattr(h, "_crownp2p", False) for h in log.handlers):
         handler = logging.StreamHandler(sys.stderr)
@@ -171,32 +165,47 @@ class Printer:
     def __init__(self, as_json: bool) -> None:
         self.as_json = as_json
         self.names: list[str] = []
+        self.started_at: float | None = None  # when the game began and ended, as we heard it
+        self.ended_at: float | None = None
 
     def emit(self, data: dict[str, Any], text: str) -> None:
         print(json.dumps(data) if self.as_json else text, flush=True)
 
+    def stamp(self, event: Any) -> None:
+        """Time the game by its events (the protocol keeps no clock)."""
+        from ..net.events import Ended, Started
+
+        if isinstance(event, Started) and self.started_at is None:
+            self.started_at = time.monotonic()
+        elif isinstance(event, Ended) and self.ended_at is None:
+            self.ended_at = time.monotonic()
+
     def event(self, event: Any) -> None:
-        if event.kind == "joined":
-            self.emit(
-                {"event": "joined", "seat": event.seat, "name": event.text},
-                f"{event.text} joined as seat {event.seat}",
-            )
-        elif event.kind == "left":
-            self.emit(
-                {"event": "left", "seat": event.seat, "name": event.text},
-                f"{event.text} left before the game began: seat {event.seat} is free again",
-            )
-        elif event.kind == "seated":
-            self.emit({"event": "seated", "seat": event.seat}, f"seated: {event.text}")
-        elif event.kind == "chat":
-            self.emit(
-                {"event": "chat", "seat": event.seat, "text": event.text},
-                f"[seat {event.seat}] {event.text}",
-            )
-        elif event.kind == "link" and event.text == "down":
-            log.info("lost the link to seat %s; waiting for it to come back", event.seat)
-        elif event.kind == "link":
-            log.info("link to seat %s is up", event.seat)
+        from ..net.events import Chat, Joined, Left, LinkChanged, Seated
+
+        self.stamp(event)
+        match event:
+            case Joined(seat=seat, name=name):
+                self.emit(
+                    {"event": "joined", "seat": seat, "name": name},
+                    f"{name} joined as seat {seat}",
+                )
+            case Left(seat=seat, name=name):
+                self.emit(
+                    {"event": "left", "seat": seat, "name": name},
+                    f"{name} left before the game began: seat {seat} is free again",
+                )
+            case Seated(seat=seat, players=players):
+                self.emit({"event": "seated", "seat": seat}, f"seated: seat {seat} of {players}")
+            case Chat(seat=seat, text=text):
+                self.emit(
+                    {"event": "chat", "seat": seat, "text": text},
+                    f"[seat {seat}] {text}",
+                )
+            case LinkChanged(seat=seat, up=False):
+                log.info("lost the link to seat %s; waiting for it to come back", seat)
+            case LinkChanged(seat=seat, up=True):
+                log.info("link to seat %s is up", seat)
 
     def outcome(self, outcome: Any, seconds: float | None) -> int:
         data = outcome.to_json()
@@ -244,11 +253,11 @@ def _run(
     service: Any,
     args: argparse.Namespace,
     printer: Printer,
-    human: Any = None,
+    human: bool = False,
     **kwargs: Any,
 ) -> int:
-    """Run a table service under trio, mapping every failure to one sentence. With a
-    ``human`` decider the service runs under the interactive shell (net_table.py)."""
+    """Run a table service under trio, mapping every failure to one sentence. For a
+    ``human`` player the service runs under the interactive shell (net_table.py)."""
     import trio
 
     box: dict[str, Any] = {}
@@ -256,8 +265,8 @@ def _run(
     def session_ready(session: Any) -> None:
         box["session"] = session
 
-    if human is not None:
-        return _run_shell(service, args, printer, human, box, kwargs)
+    if human:
+        return _run_shell(service, args, printer, box, kwargs)
 
     async def main() -> Any:
         return await service(**kwargs, session_ready=session_ready, on_event=printer.event)
@@ -293,10 +302,9 @@ def _finish(play: Any, args: argparse.Namespace, printer: Printer, box: dict[str
         raise CommandError(
             f"an internal error stopped the table ({type(err).__name__}: {err})"
         ) from None
-    session = box.get("session")
     seconds = None
-    if session is not None and session.started_at is not None and session.ended_at is not None:
-        seconds = session.ended_at - session.started_at
+    if printer.started_at is not None and printer.ended_at is not None:
+        seconds = printer.ended_at - printer.started_at
     return printer.outcome(outcome, seconds)
 
 
@@ -304,7 +312,6 @@ def _run_shell(
     service: Any,
     args: argparse.Namespace,
     printer: Printer,
-    human: Any,
     box: dict[str, Any],
     kwargs: dict[str, Any],
 ) -> int:
@@ -318,7 +325,11 @@ def _run_shell(
             box["session"] = session
             session_ready(session)
 
-        return service(**kwargs, session_ready=ready, on_event=on_event)
+        def heard(event: Any) -> None:
+            printer.stamp(event)
+            on_event(event)
+
+        return service(**kwargs, session_ready=ready, on_event=heard)
 
     handlers = [h for h in log.handlers if getattr(h, "_crownp2p", False)]
     shown: list[Any] = []  # the open table, while the shell is up
@@ -337,7 +348,6 @@ def _run_shell(
     try:
         result, _table = run_shell(
             start,
-            decider=human,
             on_event=printer.event,
             unicode=can_unicode(sys.stdout),
             on_table=shown.append,
@@ -363,11 +373,11 @@ def _run_shell(
 
 def host_command(args: argparse.Namespace) -> int:
     from ..net import crypto
-    from ..net.deciders import BotDecider
-    from ..net.table import host_table
+    from ..net.deciders import seat_bot
+    from ..net.seating import host_game
 
     _configure_logging(args.verbose)
-    human = _human() if _require_bot(args, "host") else None
+    human = _require_bot(args, "host")
     setup = _setup(args)
     rules = rules_of(setup)
     players = len(rules.seating.sides)
@@ -382,7 +392,7 @@ def host_command(args: argparse.Namespace) -> int:
         raise CommandError("--max-turns must be 0 or more")
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     printer = Printer(args.json)
-    chosen = _record_for(args, human is not None, "host")
+    chosen = _record_for(args, human, "host")
 
     async def run(**kw: Any) -> Any:
         import trio
@@ -390,7 +400,7 @@ def host_command(args: argparse.Namespace) -> int:
         outcomes: list[Any] = []
 
         async def play(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-            outcomes.append(await host_table(**kw, task_status=task_status))
+            outcomes.append(await host_game(**kw, task_status=task_status))
 
         async with trio.open_nursery() as nursery:
             ready = await nursery.start(play)
@@ -418,7 +428,7 @@ def host_command(args: argparse.Namespace) -> int:
         rules=rules,
         setup=setup,
         human=human,
-        decider=human or BotDecider(args.bot, seed, 0),
+        decider=None if human else seat_bot(args.bot, seed, 0),
         packs=packs(),
         name=args.name,
         bind=args.bind,
@@ -434,11 +444,11 @@ def host_command(args: argparse.Namespace) -> int:
 
 def join_command(args: argparse.Namespace) -> int:
     from ..net import crypto
-    from ..net.deciders import LateBotDecider
-    from ..net.table import address_of, join_table
+    from ..net.deciders import LateBot
+    from ..net.seating import address_of, join_game
 
     _configure_logging(args.verbose)
-    human = _human() if _require_bot(args, "join") else None
+    human = _require_bot(args, "join")
     try:
         host, port = address_of(args.address)
         crypto.check_code(args.code)
@@ -446,10 +456,10 @@ def join_command(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from None
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     printer = Printer(args.json)
-    if _record_for(args, human is not None, "join"):
+    if _record_for(args, human, "join"):
         _say_record(args, printer)
     return _run(
-        join_table,
+        join_game,
         args,
         printer,
         rules=rules_of,
@@ -457,7 +467,7 @@ def join_command(args: argparse.Namespace) -> int:
         port=port,
         code=args.code,
         human=human,
-        decider=human or LateBotDecider(args.bot, seed),
+        decider=None if human else LateBot(args.bot, seed),
         packs=packs(),
         name=args.name,
         record=args.record,
@@ -468,10 +478,10 @@ def join_command(args: argparse.Namespace) -> int:
 
 
 def resume_command(args: argparse.Namespace) -> int:
-    from ..net.deciders import LateBotDecider
+    from ..net.deciders import LateBot
     from ..net.journal import JournalError, load
+    from ..net.seating import resume_game
     from ..net.session import TableInfo
-    from ..net.table import resume_table
 
     _configure_logging(args.verbose)
     try:
@@ -483,7 +493,7 @@ def resume_command(args: argparse.Namespace) -> int:
         raise CommandError(f"the session file of {args.record} cannot be read ({err})") from None
     bot = args.bot or info.extra.get("bot")
     args.bot = bot
-    human = _human() if _require_bot(args, "resume") else None
+    human = _require_bot(args, "resume")
     seed = args.seed if args.seed is not None else info.extra.get("seed", 0)
     printer = Printer(args.json)
     printer.emit(
@@ -491,13 +501,13 @@ def resume_command(args: argparse.Namespace) -> int:
         f"resuming seat {info.seat} of {args.record}",
     )
     return _run(
-        resume_table,
+        resume_game,
         args,
         printer,
         rules=rules_of,
         record=args.record,
         human=human,
-        decider=human or LateBotDecider(str(bot), seed),
+        decider=None if human else LateBot(str(bot), seed),
         packs=packs(),
         timeouts=_timeouts(args),
     )

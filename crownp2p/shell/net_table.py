@@ -1,14 +1,12 @@
 """A seat at a networked table: the shell's :class:`Table` over a network session.
 
-Three pieces:
+Two pieces:
 
-- :class:`HumanDecider` is the session's decider for a person: ``decide`` returns an awaitable
-  that the person's decision (:meth:`HumanDecider.offer`) completes.
 - :class:`NetDriver` is the table's driver over the session's own game and record. The session
-  (its Lockstep) applies every decision, ours too; everything it tells — a step applied, chat,
-  a peer's error, a link, the end — comes in through :meth:`NetDriver.on_event`, which tells
-  the table. The person's decisions go to the decider (``submit``); chat and leaving go to the
-  session.
+  (its Lockstep) applies every decision, ours too; everything it tells — a step applied, our
+  turn, chat, a peer's error, a link, the end (net/events.py) — comes in through
+  :meth:`NetDriver.on_event`, which tells the table. The person's decisions, chat and leaving
+  go to the session (net/session.py lists what a user interface may use of it).
 - :func:`run_shell` is the bridge: prompt_toolkit runs on asyncio, the network on trio, and
   here trio runs as a *guest* on the asyncio loop (``trio.lowlevel.start_guest_run``). Both
   then run on the main thread, so the table is only ever touched from one thread, and
@@ -20,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -31,50 +28,14 @@ import trio
 from ..core.decisions import Decision
 from ..core.game import Game
 from ..core.record import Record
-from ..net.lockstep import Event
+from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
 from .commands import BOARD, HELP, LOG, MOVES, SAVE
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 
-__all__ = ["NET_COMMANDS", "HumanDecider", "NetDriver", "net_table", "run_shell"]
+__all__ = ["NET_COMMANDS", "NetDriver", "net_table", "run_shell"]
 
 LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player leaves
-
-
-class HumanDecider:
-    """The decider of a person at the terminal: each ``decide`` waits for :meth:`offer`.
-
-    The driver binds it (:meth:`bind`) to the trio run and to a count of the steps applied,
-    which tags every offer: one made for an earlier position is dropped, and one made before
-    the session got round to asking is kept for the question it was meant for."""
-
-    def __init__(self) -> None:
-        self._send, self._receive = trio.open_memory_channel[tuple[int, Decision]](math.inf)
-        self._token: trio.lowlevel.TrioToken | None = None
-        self._steps: Callable[[], int] = lambda: 0
-
-    def bind(self, token: trio.lowlevel.TrioToken, steps: Callable[[], int]) -> None:
-        self._token, self._steps = token, steps
-
-    def decide(self, game: Game) -> Awaitable[Decision]:
-        return self._wait(self._steps())
-
-    async def _wait(self, ticket: int) -> Decision:
-        while True:
-            tag, decision = await self._receive.receive()
-            if tag == ticket:
-                return decision
-
-    def offer(self, decision: Decision) -> bool:
-        """The person's decision for the current position (from the terminal's loop)."""
-        if self._token is None:
-            return False
-        item = (self._steps(), tuple(decision))
-        try:
-            self._token.run_sync_soon(self._send.send_nowait, item)
-        except trio.RunFinishedError:
-            return False
-        return True
 
 
 class NetDriver:
@@ -83,30 +44,19 @@ class NetDriver:
     leaving_resigns = True  # `quit` asks too: leaving resigns
     intro = ["`chat TEXT` talks to the table; leaving the game resigns it."]
 
-    def __init__(
-        self,
-        session: Any,
-        decider: HumanDecider,
-        *,
-        token: trio.lowlevel.TrioToken | None = None,
-    ) -> None:
-        ls = session.ls
-        names = list(session.info.names)
-        self.seat: int = ls.me
+    def __init__(self, session: Any, *, token: trio.lowlevel.TrioToken | None = None) -> None:
+        names = session.names
+        self.seat: int = session.seat
         self.who = {
             s: ("you" if s == self.seat else (names[s] if s < len(names) else f"seat {s}"))
-            for s in ls.seats
+            for s in session.game.rules.seating.seats
         }
         self.commands = NET_COMMANDS
         self.session = session
-        self.ls = ls
-        self.decider = decider
         self.names = names
         self.token = token or trio.lowlevel.current_trio_token()
         self.pending = False  # our decision is on its way to the session
-        self.ended: str | None = None  # why the game ended, once it has
         self.stopped = False  # the session has returned
-        self.seen = len(ls.record.steps)  # steps the table has been told of
         self._table: Table | None = None
 
     @property
@@ -116,78 +66,68 @@ class NetDriver:
 
     @property
     def game(self) -> Game:
-        game: Game = self.ls.game
+        game: Game = self.session.game
         return game
 
     @property
     def record(self) -> Record:
-        record: Record = self.ls.record
+        record: Record = self.session.record
         return record
 
     @property
     def over(self) -> bool:
-        return self.game.over or self.ls.outcome is not None or self.stopped
+        return self.game.over or self.session.outcome is not None or self.stopped
 
     def start(self, table: Table) -> None:
         self._table = table
-        self.decider.bind(self.token, lambda: len(self.record.steps))
-        # The session's events come once it has handled what arrived, maybe several steps
-        # later; the table must see each step while the game is at it ("Order 2 of 3"). So
-        # the Lockstep's hook hands each step in as it is applied, and on_event drops the
-        # copy that comes later with the session's events.
-        self.ls.after_apply = lambda step: self.on_event(Event("step", step.seat, step=step))
 
     def legal(self) -> list[Decision]:
-        game = self.game
-        if self.pending or self.over or not self.ls.started or game.prompt().seat != self.seat:
+        if self.pending or self.over or not self.session.asked:
             return []
-        return game.legal()
+        return self.game.legal()
 
     def submit(self, decision: Decision) -> None:
-        if self.decider.offer(decision):
+        """Offer the person's decision for the position after the steps applied so far."""
+        if self._call(self.session.offer, tuple(decision), len(self.record.steps)):
             self.pending = True
 
     # ---------------------------------------------------------------- the session's side
 
     def on_event(self, event: Any) -> None:
-        """What the session tells (a step applied, chat, a peer's error, a link, the end)."""
+        """What the session tells (a step applied, our turn, chat, a peer's error, a link,
+        the end)."""
         table = self.table
         lines: list[str] = []
-        if event.kind == "step":
-            step = event.step
-            if step.seq <= self.seen:
+        match event:
+            case StepApplied(step=step, turn=turn, phase=phase, card=card):
+                table.applied(step, turn, phase, card)
+                if step.seat == self.seat:
+                    self.pending = False
+            case Asked():
+                if table.treasure_all or table.ahead:  # after the news of the steps before
+                    table.later(self._ask)
                 return
-            self.seen = step.seq
-            table.observe(self.game, step)
-            if step.seat == self.seat:
-                self.pending = False
-            table.tell()
-            if table.treasure_all or table.ahead:  # after the news of the step
-                table.later(self._ask)
-            return
-        if event.kind == "chat":
-            lines.append(f"[{self._name(event.seat)}] {event.text}")
-        elif event.kind == "end":
-            self.ended = event.text
-            if not self.game.over:  # a natural end is told with the last move's news
-                lines.append(f"The game is over: {event.text}.")
-                lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
-        elif event.kind == "peer-error":
-            lines.append(f"{self._name(event.seat)}: {event.text}")
-        elif event.kind == "link" and event.text == "down":
-            lines.append(f"Lost the link to {self._name(event.seat)}; waiting for it to return.")
-        elif event.kind == "link" and event.text == "up" and self.ls.started:
-            lines.append(f"The link to {self._name(event.seat)} is up.")
-        else:
-            return
+            case Chat(seat=seat, text=text):
+                lines.append(f"[{self._name(seat)}] {text}")
+            case Ended(outcome=outcome):
+                if not self.game.over:  # a natural end is told with the last move's news
+                    lines.append(f"The game is over: {outcome.reason}.")
+                    lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
+            case PeerError(seat=seat, text=text):
+                lines.append(f"{self._name(seat)}: {text}")
+            case LinkChanged(seat=seat, up=False):
+                lines.append(f"Lost the link to {self._name(seat)}; waiting for it to return.")
+            case LinkChanged(seat=seat, up=True) if self.session.started:
+                lines.append(f"The link to {self._name(seat)} is up.")
+            case _:
+                return
         table.tell(lines)
 
     def _ask(self) -> None:
         """Our decision, if the person typed it already (`treasure all`, type-ahead)."""
-        game = self.game
-        if self.pending or self.over or game.prompt().seat != self.seat:
+        if self.pending or self.over or not self.session.asked:
             return
-        decision = self.table.decide(game, self.seat)
+        decision = self.table.decide(self.game, self.seat)
         if decision is not None:
             self.submit(decision)
 
@@ -211,7 +151,7 @@ class NetDriver:
             return Reply(["Usage: chat TEXT, like `chat good luck`."])
         if self.stopped:
             return Reply(["The table is closed: nobody hears you now."])
-        if not self.ls.started:
+        if not self.session.started:
             return Reply(["The game has not begun yet: chat once it has."])
         self._call(self.session.chat, text)
         return Reply([f"[you] {text}"])
@@ -221,18 +161,22 @@ class NetDriver:
         if not self.stopped:
             self._call(self.session.leave, "")
 
-    def _call(self, fn: Callable[..., Any], *args: Any) -> None:
-        with contextlib.suppress(trio.RunFinishedError):
+    def _call(self, fn: Callable[..., Any], *args: Any) -> bool:
+        """Call ``fn(*args)`` in the trio run; False if the run has finished."""
+        try:
             self.token.run_sync_soon(fn, *args)
+        except trio.RunFinishedError:
+            return False
+        return True
 
     def status(self) -> str | None:
         if self.game.over:
             return None
-        if self.ls.outcome is not None:
-            return f"The game is over: {self.ls.outcome.reason}."
+        if self.session.outcome is not None:
+            return f"The game is over: {self.session.outcome.reason}."
         if self.stopped:
             return "The table has closed."
-        if not self.ls.started:
+        if not self.session.started:
             return "Waiting for every player's connection before the game begins..."
         if self.pending:
             return "Sending your decision to the table..."
@@ -241,13 +185,12 @@ class NetDriver:
 
 def net_table(
     session: Any,
-    decider: HumanDecider,
     *,
     token: trio.lowlevel.TrioToken | None = None,
     unicode: bool = True,
 ) -> Table:
     """The person's table at ``session``'s game."""
-    return Table(NetDriver(session, decider, token=token), unicode=unicode)
+    return Table(NetDriver(session, token=token), unicode=unicode)
 
 
 def _driver(table: Table) -> NetDriver:
@@ -289,7 +232,6 @@ def _sigint(handler: Callable[[], None]) -> Iterator[None]:
 def run_shell(
     start: Callable[[Callable[[Any], None], Callable[[Any], None]], Awaitable[Any]],
     *,
-    decider: HumanDecider,
     on_event: Callable[[Any], None],
     unicode: bool = True,
     input: Any = None,  # noqa: A002 - prompt_toolkit's own word
@@ -310,12 +252,11 @@ def run_shell(
         else contextlib.nullcontext()
     )
     with app_session:
-        return asyncio.run(_bridge(start, decider, on_event, unicode, before_prompt, on_table))
+        return asyncio.run(_bridge(start, on_event, unicode, before_prompt, on_table))
 
 
 async def _bridge(
     start: Any,
-    decider: HumanDecider,
     on_event: Callable[[Any], None],
     unicode: bool,
     before_prompt: Any,
@@ -330,7 +271,7 @@ async def _bridge(
     box: dict[str, Any] = {}
 
     def session_ready(session: Any) -> None:
-        table = net_table(session, decider, unicode=unicode)
+        table = net_table(session, unicode=unicode)
         table.schedule = loop.call_soon
         box["table"] = table
         if on_table is not None:

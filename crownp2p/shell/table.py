@@ -9,10 +9,11 @@ answers the shell's commands, says what happened (news, the last move's squares,
 - the networked driver (net_table.py) sends the person's decisions to the session and hands
   the table the steps, the chat, the links and the end as they come.
 
-Both tell the table of every step as it is applied (:meth:`Table.observe`), and both ask the
-table for the person's decision (:meth:`Table.decide`, the person's decider): the next Treasure
-of ``treasure all``, or a line typed while our last decision was on its way, read against the
-position it was typed for; None until the person types.
+Both tell the table of every step (:meth:`Table.observe` as a play in this process applies
+it; :meth:`Table.applied`, with where it was decided, as the session reports it), and both ask
+the table for the person's decision (:meth:`Table.decide`, the person's decider): the next
+Treasure of ``treasure all``, or a line typed while our last decision was on its way, read
+against the position it was typed for; None until the person types.
 
 The terminal loop (terminal.py) and the tests use a table through ``handle``, ``screen``,
 ``status``, ``toolbar``, ``message``, ``completer``, ``opening``, ``leave_question``, ``leave``
@@ -62,8 +63,8 @@ class Driver(Protocol):
         """Nothing more is to be decided: the game is over, or the table has ended it."""
 
     def start(self, table: Table) -> None:
-        """Follow the game for ``table``: call its ``follow`` with the game, then its
-        ``observe`` at every step, and ask its ``decide`` when the person is to decide."""
+        """Follow the game for ``table``: tell it of every step (its ``observe`` or
+        ``applied``), and ask its ``decide`` when the person is to decide."""
 
     def legal(self) -> list[Decision]:
         """The person's decisions now ([] while another seat decides or ours is on its way)."""
@@ -82,8 +83,9 @@ class TurnTally:
     """Orders, actions and buys used so far this turn, so the screen can say "Order 2 of 3".
 
     The engine keeps only what is left; a phase decision taken outside any card (a march, a
-    deploy, an Order card played, a unit trained, a card bought) uses one. The tally is told
-    of each step after it is applied, so it keeps where the game stood before it."""
+    deploy, an Order card played, a unit trained, a card bought) uses one. :meth:`count`
+    counts a decision by where it was taken; :meth:`observe` does so for a game followed step
+    by step, remembering where the game stood before each step."""
 
     PHASES = ("order", "action", "buy")
 
@@ -93,18 +95,21 @@ class TurnTally:
         self._moment = self._at(game)
 
     @staticmethod
-    def _at(game: Game) -> tuple[int, str, bool]:
-        """The turn, the phase, and whether a decision now is the phase's own (no card's
-        step, no chance)."""
-        return game.turn, game.this_turn.phase, not game.stack and game.chance is None
+    def _at(game: Game) -> tuple[int, str, str | None]:
+        """The turn, the phase, and the card whose effect a decision now belongs to."""
+        return game.turn, game.this_turn.phase, game.stack[-1].card if game.stack else None
 
     def observe(self, game: Game, step: Step) -> None:
-        turn, phase, own = self._moment  # where the game stood when ``step`` was decided
-        self._moment = self._at(game)
+        """``step`` has just been applied to ``game``."""
+        moment, self._moment = self._moment, self._at(game)
+        self.count(*moment, step.decision)
+
+    def count(self, turn: int, phase: str, card: str | None, decision: Decision) -> None:
+        """``decision`` was taken in ``turn`` and ``phase``, in ``card``'s effect (None: a
+        decision of the phase itself)."""
         if turn != self.turn:
             self.turn, self.counts = turn, dict.fromkeys(self.PHASES, 0)
-        decision = step.decision
-        if not own or decision == ("end",):
+        if card is not None or decision[0] == "seed" or decision == ("end",):
             return
         if phase in ("order", "action") or (phase == "buy" and decision[0] == "buy"):
             self.counts[phase] += 1
@@ -187,8 +192,17 @@ class Table:
 
     def observe(self, game: Game, step: Step) -> None:
         """``step`` has just been applied to ``game`` (the person's, another seat's,
-        chance's)."""
+        chance's), by a play in this process."""
         self.tally.observe(game, step)
+        self._saw(step)
+
+    def applied(self, step: Step, turn: int, phase: str, card: str | None) -> None:
+        """``step`` was applied, decided in ``turn`` and ``phase`` (in ``card``'s effect, if
+        any): a networked game tells where, as its game may have moved on since."""
+        self.tally.count(turn, phase, card, step.decision)
+        self._saw(step)
+
+    def _saw(self, step: Step) -> None:
         self.steps_seen += 1
         if step.seat == CHANCE:
             return

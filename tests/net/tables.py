@@ -11,11 +11,11 @@ import trio
 from crownp2p import __version__
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import Setup
-from crownp2p.net.deciders import LateBotDecider
+from crownp2p.net.deciders import LateBot
+from crownp2p.net.events import Outcome
 from crownp2p.net.link import Timeouts
-from crownp2p.net.lockstep import Outcome
+from crownp2p.net.seating import HostReady, host_game, join_game
 from crownp2p.net.session import Session
-from crownp2p.net.table import HostReady, host_table, join_table
 
 PACKS = [("crownp2p", __version__)]
 CODE = "test-code-1"
@@ -41,14 +41,14 @@ class Table:
     def players(self) -> int:
         return len(self.rules.seating.sides)
 
-    def decider(self) -> LateBotDecider:
-        return LateBotDecider(self.bot, self.seed)
+    def decider(self) -> LateBot:
+        return LateBot(self.bot, self.seed)
 
     async def host(self, task_status=trio.TASK_STATUS_IGNORED, **kw: Any) -> None:
         def ready(session: Session) -> None:
             self.sessions[0] = session
 
-        self.outcomes[0] = await host_table(
+        self.outcomes[0] = await host_game(
             self.rules,
             self.setup,
             decider=self.decider(),
@@ -77,7 +77,7 @@ class Table:
         def ready(session: Session) -> None:
             self.sessions[session.info.seat] = session
 
-        outcome = await join_table(
+        outcome = await join_game(
             self.rules,
             "127.0.0.1",
             port,

@@ -10,6 +10,7 @@ from crownp2p.core.game import CHANCE
 from crownp2p.core.record import verify
 from crownp2p.core.setup import Setup, parse_supply
 from crownp2p.net import crypto
+from crownp2p.net.events import Asked, Chat, Ended, Started, StepApplied
 from crownp2p.net.local import play_local
 from crownp2p.net.messages import make
 
@@ -346,7 +347,7 @@ def test_chat_reaches_every_peer(rules4) -> None:
     table.peers[1].chat("nice move")
     table.pump()
     for seat in (0, 2, 3):
-        texts = [e.text for e in table.peers[seat].take_events() if e.kind == "chat"]
+        texts = [e.text for e in table.peers[seat].take_events() if isinstance(e, Chat)]
         assert texts == ["nice move"]
 
 
@@ -442,15 +443,16 @@ def test_a_desync_report_names_the_first_differing_seq(rules2) -> None:
     assert honest.outcome.result == "desync" and honest.outcome.seq == n - 2
 
 
-def test_a_user_interface_is_told_before_and_after_every_step(rules2) -> None:
+def test_every_step_is_told_once_in_order_with_its_news(rules2) -> None:
     table = MemoryTable(rules2, Setup(), ["random", "random"], seed=1, test_seed=1, max_turns=30)
-    seen: list = []
     peer = table.peers[1]
-    peer.before_apply = lambda decision: seen.append(("before", decision, peer.applied))
-    peer.after_apply = lambda step: seen.append(("after", step.decision, step.seq))
     table.connect()
     table.pump()
-    assert len(seen) == 2 * peer.applied
-    for i, step in enumerate(peer.record.steps):
-        assert seen[2 * i] == ("before", step.decision, step.seq - 1)
-        assert seen[2 * i + 1] == ("after", step.decision, step.seq)
+    events = peer.take_events()
+    told = [e for e in events if isinstance(e, StepApplied)]
+    assert [e.step for e in told] == peer.record.steps
+    assert [line for e in told for line in e.news] == peer.game.log
+    assert isinstance(events[1], Started) and isinstance(events[-1], Ended)  # after the link
+    assert events[-1].outcome is peer.outcome
+    asked = [e.seq for e in events if isinstance(e, Asked)]
+    assert asked == [s.seq for s in peer.record.steps if s.seat == 1]  # once per decision

@@ -146,3 +146,17 @@ def test_fuzzed_messages_validate_or_are_refused_never_crash(kind: str, fields: 
         validate(through_the_wire({"t": kind, **fields}))
     except ProtocolError as err:
         assert err.code in ("bad-message", "unknown-message")
+
+
+def test_every_message_type_has_a_handler_and_a_line_in_the_protocol_document() -> None:
+    """A new message type is a schema entry, a handler and a doc line (docs/protocol.md)."""
+    from pathlib import Path
+
+    from crownp2p.net.lockstep import Lockstep
+
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    before_the_game = {"join", "peer", "challenge", "auth", "welcome", "table", "confirm", "start"}
+    for kind in SCHEMAS:
+        assert f"`{kind}" in doc, kind
+        if kind not in before_the_game and kind != "ping":  # ping: the link answers it
+            assert callable(getattr(Lockstep, f"_on_{kind}", None)), kind

@@ -13,12 +13,13 @@ from tables import CODE, FAST, PACKS, Table, wait_until
 from crownp2p.core.record import Record, verify
 from crownp2p.net import crypto
 from crownp2p.net.errors import NetError
+from crownp2p.net.events import Chat
 from crownp2p.net.frames import encode_frame
 from crownp2p.net.handshake import ENGINE
 from crownp2p.net.link import FramedStream
 from crownp2p.net.local import play_local
 from crownp2p.net.messages import PROTOCOL_VERSION, make
-from crownp2p.net.table import resume_table
+from crownp2p.net.seating import resume_game
 
 
 def twin(table: Table):
@@ -303,7 +304,7 @@ async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) 
             await wait_until(lambda: table.sessions[seat].stopping)
             await trio.sleep(0.2)
             record = table.records[seat]
-            resumed = await resume_table(
+            resumed = await resume_game(
                 rules2, record, decider=table.decider(), packs=PACKS, timeouts=FAST
             )
             table.outcomes[seat] = resumed
@@ -319,7 +320,7 @@ async def test_resume_refuses_a_finished_game(rules2, tmp_path) -> None:
         table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
         await table.play()
         with pytest.raises(NetError, match="that game is over"):
-            await resume_table(rules2, table.records[1], decider=table.decider(), packs=PACKS)
+            await resume_game(rules2, table.records[1], decider=table.decider(), packs=PACKS)
 
 
 # ---------------------------------------------------------------------- chat and resign
@@ -333,7 +334,7 @@ async def test_chat_and_resign_over_sockets(rules2) -> None:
             table.ready = await nursery.start(
                 lambda task_status: table.host(
                     task_status=task_status,
-                    on_event=lambda e: heard.append(e.text) if e.kind == "chat" else None,
+                    on_event=lambda e: heard.append(e.text) if isinstance(e, Chat) else None,
                 )
             )
             await nursery.start(table.join, 1, table.ready.port)
@@ -383,38 +384,42 @@ async def test_a_table_for_other_rules_is_refused_by_the_joiner(rules2, rules4) 
 
 
 class SlowThinker:
-    """A decider that answers through an awaitable, as the interactive shell will."""
+    """A seat with no decider, as a person's: when the game asks, a bot's choice is offered to
+    the session a moment later, as the terminal offers what the person types."""
 
-    def __init__(self, seed: int) -> None:
-        from crownp2p.net.deciders import LateBotDecider
+    def __init__(self, table: Table, seat: int, nursery: trio.Nursery) -> None:
+        from crownp2p.net.deciders import seat_bot
 
-        self.bot = LateBotDecider("random", seed)
+        self.table, self.seat, self.nursery = table, seat, nursery
+        self.bot = seat_bot("random", table.seed, seat)
         self.asked = 0
 
-    def decide(self, game):
-        self.asked += 1
-        return self._think(game)
+    def event(self, event) -> None:
+        from crownp2p.net.events import Asked
 
-    async def _think(self, game):
+        if isinstance(event, Asked):
+            self.asked += 1
+            self.nursery.start_soon(self.think, event.seq - 1)
+
+    async def think(self, at_step: int) -> None:
         await trio.sleep(0)
-        return self.bot.decide(game)
-
-    def replay(self, game, decision) -> None:
-        self.bot.replay(game, decision)
+        session = self.table.sessions[self.seat]
+        session.offer(self.bot.decide(session.game, self.seat), at_step)
 
 
-async def test_an_awaitable_decider_plays_like_a_bot(rules2) -> None:
+async def test_decisions_offered_later_play_like_a_bot(rules2) -> None:
+    from functools import partial
+
     table = Table(rules2, bot="random", seed=1)
-    thinkers: list[SlowThinker] = []
-
-    def make() -> SlowThinker:
-        thinkers.append(SlowThinker(1))
-        return thinkers[-1]
-
-    table.decider = make  # every seat answers through an awaitable
+    table.decider = lambda: None  # every seat's decisions come as offers
     with trio.fail_after(30):
-        await table.play()
-    assert all(t.asked > 10 for t in thinkers) and len(thinkers) == 2
+        async with trio.open_nursery() as nursery:
+            thinkers = [SlowThinker(table, seat, nursery) for seat in range(2)]
+            table.ready = await nursery.start(partial(table.host, on_event=thinkers[0].event))
+            await nursery.start(
+                partial(table.join, 1, table.ready.port, on_event=thinkers[1].event)
+            )
+    assert all(t.asked > 10 for t in thinkers)
     same_as_one_process(table)
 
 
@@ -438,7 +443,7 @@ async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> N
             await wait_until(lambda: 2 in table.sessions and table.sessions[2].ls.applied >= 60)
             crash.cancel()
             await wait_until(lambda: table.sessions[2].stopping)
-            table.outcomes[2] = await resume_table(
+            table.outcomes[2] = await resume_game(
                 rules4, table.records[2], decider=table.decider(), packs=PACKS, timeouts=FAST
             )
             await wait_until(lambda: len(table.outcomes) == 4)
@@ -516,7 +521,7 @@ async def test_a_host_that_tells_two_seats_different_tables_never_starts_a_game(
     completes, and the table is aborted for everyone without a single move."""
     from dataclasses import replace
 
-    from crownp2p.net import table as table_module
+    from crownp2p.net import seating as table_module
 
     real_make = table_module.make
 

@@ -1,4 +1,4 @@
-"""The three ways into a table: host one, join one, resume one from its record.
+"""The three ways to a seat in a networked game: host one, join one, resume one from its record.
 
 Each is a trio service: ``async def ...(..., task_status=trio.TASK_STATUS_IGNORED)`` that
 reports once it is ready (the host's address and join code; the joiner's seat; the resumed
@@ -21,17 +21,19 @@ from typing import Any, ParamSpec, TypeVar
 import trio
 
 from ..core.game import Game
-from ..core.record import Record
+from ..core.play import Decider
+from ..core.record import Record, ReplayError
 from ..core.rules import Rules
 from ..core.setup import Setup
 from . import crypto
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
+from .events import Event, Joined, Left, Outcome, Seated
 from .handshake import Packs, join_accept, join_dial
 from .journal import Journal, JournalError, load, session_path
 from .link import FramedStream, Timeouts
-from .lockstep import Event, Lockstep, NonceSource, Outcome
+from .lockstep import Lockstep, NonceSource
 from .messages import make
-from .session import Decider, Hub, Session, TableInfo
+from .session import Hub, Session, TableInfo
 
 log = logging.getLogger("crownp2p.net")
 
@@ -45,7 +47,7 @@ R = TypeVar("R")
 
 @dataclass
 class HostReady:
-    """What ``host_table`` reports once it listens."""
+    """What ``host_game`` reports once it listens."""
 
     address: str  # the address to share (this machine's LAN address when bound to all)
     port: int
@@ -151,11 +153,10 @@ def _meta(info: TableInfo) -> dict[str, Any]:
 class _SeatRun:
     """How this seat's session runs: what host, join and resume were all given alike."""
 
-    decider: Decider
+    decider: Decider | None
     timeouts: Timeouts
     test_seed: int | str | None
     on_event: EventSink | None
-    measure: bool
     ready: Callable[[Session], None] | None
 
     def session(
@@ -180,7 +181,6 @@ class _SeatRun:
             reveal_timeout=info.reveal_timeout,
             reconnect_timeout=self.timeouts.reconnect,
             known_nonces=known_nonces,
-            measure=self.measure,
         )
         hub.info = info
         return Session(
@@ -210,11 +210,11 @@ class _SeatRun:
 
 
 @at_boundary
-async def host_table(
+async def host_game(
     rules: Rules,
     setup: Setup,
     *,
-    decider: Decider,
+    decider: Decider | None,
     packs: Packs,
     name: str = "host",
     bind: str = "0.0.0.0",
@@ -226,11 +226,11 @@ async def host_table(
     test_seed: int | str | None = None,
     extra: dict[str, Any] | None = None,
     on_event: EventSink | None = None,
-    measure: bool = False,
     session_ready: Callable[[Session], None] | None = None,
     task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Host a table for ``len(rules.seating.sides)`` players and play it to the end."""
+    """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
+    no ``decider`` is a person's: its decisions come through :meth:`Session.offer`."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     try:
@@ -280,14 +280,14 @@ async def host_table(
                 await framed.aclose()
                 return
             if on_event:
-                on_event(Event("joined", seat, hello["name"]))
+                on_event(Joined(seat, hello["name"]))
             if len(seated) == players - 1:
                 full.set()
             await hub.run_link(framed, seat)
             if not full.is_set() and seated.get(seat, (None, None, None, None))[3] is framed:
                 del seated[seat]  # left while we waited for the others: the seat is free again
                 if on_event:
-                    on_event(Event("left", seat, hello["name"]))
+                    on_event(Left(seat, hello["name"]))
 
         hub.on_join = on_join
         nursery.start_soon(hub.serve, listeners)
@@ -342,7 +342,7 @@ async def host_table(
                 ),
             )
         record_obj = Record.begin(game, **_meta(info))
-        run = _SeatRun(decider, timeouts, test_seed, on_event, measure, session_ready)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
 
@@ -379,13 +379,13 @@ async def _await_table(framed: FramedStream, timeouts: Timeouts) -> dict[str, An
 
 
 @at_boundary
-async def join_table(
+async def join_game(
     rules: RulesSource,
     host: str,
     port: int,
     *,
     code: str,
-    decider: Decider,
+    decider: Decider | None,
     packs: Packs,
     name: str = "player",
     record: str | Path | None = None,
@@ -393,11 +393,10 @@ async def join_table(
     test_seed: int | str | None = None,
     extra: dict[str, Any] | None = None,
     on_event: EventSink | None = None,
-    measure: bool = False,
     session_ready: Callable[[Session], None] | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Join the table at ``host:port`` and play it to the end."""
+    """Join the game hosted at ``host:port`` and play it to the end."""
     timeouts = timeouts or Timeouts()
     _check_record_path(record)
     try:
@@ -434,7 +433,7 @@ async def join_table(
             raise NetError(str(err)) from None
         task_status.started(joined.seat)
         if on_event:
-            on_event(Event("seated", joined.seat, f"seat {joined.seat} of {joined.players}"))
+            on_event(Seated(joined.seat, joined.players))
         table = await _await_table(framed, timeouts)
         info, game = await _accept_table(framed, table, rules, joined, host, port, packs, test_seed)
     except BaseException:
@@ -445,7 +444,7 @@ async def join_table(
     record_obj = Record.begin(game, **_meta(info))
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        run = _SeatRun(decider, timeouts, test_seed, on_event, measure, session_ready)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "join")
         nursery.start_soon(hub.serve, listeners)
         nursery.start_soon(hub.adopt(framed, 0).run)  # adopted now, before any redial
@@ -536,15 +535,14 @@ async def _accept_table(
 
 
 @at_boundary
-async def resume_table(
+async def resume_game(
     rules: RulesSource,
     record: str | Path,
     *,
-    decider: Decider,
+    decider: Decider | None,
     packs: Packs,
     timeouts: Timeouts | None = None,
     on_event: EventSink | None = None,
-    measure: bool = False,
     session_ready: Callable[[Session], None] | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
@@ -578,7 +576,7 @@ async def resume_table(
         raise NetError(str(err)) from None
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        run = _SeatRun(decider, timeouts, test_seed, on_event, measure, session_ready)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, rec, journal, "resume", session_file.nonces)
         if listeners:
             nursery.start_soon(hub.serve, listeners)
@@ -587,26 +585,18 @@ async def resume_table(
 
 
 def replay(rules: Rules, record: Record, seat: int, decider: Decider | None = None) -> Game:
-    """Rebuild the game from a record, checking every hash; our own past decisions are shown
-    to the decider's ``replay`` so a bot's random source resumes where it was."""
+    """Rebuild the game from a record, checking every hash. The decider is asked again at each
+    of our past positions (its answer unused: the record has ours), so a bot's random source
+    resumes where it was."""
+    steps = record.steps
     try:
-        game = record.new_game(rules)
-    except (ValueError, KeyError) as err:
-        raise NetError(f"the record's setup cannot be built: {err}") from None
-    if game.state_hash() != record.start_hash:
-        raise NetError("the record does not replay: its starting state differs")
-    observe = getattr(decider, "replay", None)
-    for step in record.steps:
-        if observe is not None and step.seat == seat:
-            observe(game, step.decision)
-        try:
-            game.apply(step.decision)
-        except ValueError as err:
-            raise NetError(
-                f"the record does not replay: step {step.seq} is illegal ({err})"
-            ) from None
-        if game.state_hash() != step.hash:
-            raise NetError(f"the record does not replay: the hash after step {step.seq} differs")
+        for game, step in record.replay(rules):
+            done = 0 if step is None else step.seq
+            if decider is not None and done < len(steps) and steps[done].seat == seat:
+                decider.decide(game, seat)
+    except ReplayError as err:
+        where = f"step {err.seq}: " if err.seq else ""
+        raise NetError(f"the record does not replay: {where}{err.reason}") from None
     return game
 
 

@@ -1,0 +1,134 @@
+"""What a networked game tells whoever follows it: small frozen values, dispatched by type.
+
+The :class:`~.lockstep.Lockstep` emits the game's events (:class:`Started`,
+:class:`StepApplied`, :class:`Asked`, :class:`Chat`, :class:`LinkChanged`, :class:`PeerError`,
+:class:`Ended`);
+the services in ``seating`` add the seating's own (:class:`Seated`, :class:`Joined`,
+:class:`Left`). A follower reads them with ``match`` or ``isinstance``; none of them is a
+callback into the protocol, and none carries a clock: a benchmark that wants times stamps the
+events as it receives them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.record import Step
+
+
+@dataclass
+class Outcome:
+    """How the game ended, from this peer's side."""
+
+    result: str  # win, loss, draw, forfeit, desync, aborted
+    winner: int | None  # the winning side (the seat, in two-seat games)
+    turns: int
+    final_hash: str
+    seq: int  # the last step applied; for a desync, the first step that differs
+    reason: str
+    seat: int  # this peer's seat
+    culprit: int | None = None  # the seat that forfeited or left, if any
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "result": self.result,
+            "winner": self.winner,
+            "turns": self.turns,
+            "final_hash": self.final_hash,
+            "seat": self.seat,
+            "seq": self.seq,
+            "reason": self.reason,
+        }
+
+    @property
+    def finished(self) -> bool:
+        return self.result in ("win", "loss", "draw", "forfeit")
+
+
+# ---------------------------------------------------------------------- the game's events
+
+
+@dataclass(frozen=True)
+class Started:
+    """Every peer is connected and agrees: the game begins (or, resumed, goes on)."""
+
+
+@dataclass(frozen=True)
+class StepApplied:
+    """``step`` (anyone's: ours, a peer's, chance's) was applied. ``news`` are the log lines
+    it added; ``turn``, ``phase`` and ``card`` say where it was decided: in which turn and
+    phase, and in which card's effect (None: a decision of the phase itself)."""
+
+    step: Step
+    news: tuple[str, ...]
+    turn: int
+    phase: str
+    card: str | None
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The game waits for our own decision, the step numbered ``seq``."""
+
+    seq: int
+
+
+@dataclass(frozen=True)
+class Chat:
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class LinkChanged:
+    """The link to ``seat`` went up or down (a link down waits for the peer to return)."""
+
+    seat: int
+    up: bool
+
+
+@dataclass(frozen=True)
+class PeerError:
+    """``seat`` sent what we refused, or reports that it refused what we sent (``text`` says
+    which)."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Ended:
+    outcome: Outcome
+
+
+# ---------------------------------------------------------------------- the seating's events
+
+
+@dataclass(frozen=True)
+class Seated:
+    """The host gave us ``seat`` of ``players`` (a joiner's first news)."""
+
+    seat: int
+    players: int
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A player called ``name`` took ``seat`` at our table (the host's news)."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Left:
+    """The player at ``seat`` left before the game began: the seat is free again."""
+
+    seat: int
+    name: str
+
+
+Event = (
+    Started | StepApplied | Asked | Chat | LinkChanged | PeerError | Ended | Seated | Joined | Left
+)
