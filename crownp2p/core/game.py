@@ -41,7 +41,7 @@ from .units import UnitType
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from .steps import Step
+    from .steps import EffectStep
 
 CHANCE = -1
 STATE_VERSION = 2
@@ -836,14 +836,14 @@ class Game:
 
     # ================================================================ steps
 
-    def _steps(self, frame: Frame) -> tuple[Step, ...]:
+    def _steps(self, frame: Frame) -> tuple[EffectStep, ...]:
         from .steps import SYSTEM_STEPS
 
         if frame.card.startswith("#"):
             return SYSTEM_STEPS[frame.card]
         return self.card_type(frame.card).effects[frame.effect].steps
 
-    def _step(self, frame: Frame) -> Step:
+    def _step(self, frame: Frame) -> EffectStep:
         return self._steps(frame)[frame.pc]
 
 
