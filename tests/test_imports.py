@@ -107,8 +107,10 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
 
 
 def test_the_layers_import_one_way() -> None:
+    plugins = ("crownp2p.packs", "crownp2p.hookspecs", "crownp2p.builtin")
     forbidden = {
-        "crownp2p.core": ("crownp2p.net", "crownp2p.shell", "crownp2p.bots"),
+        "crownp2p.core": ("crownp2p.net", "crownp2p.shell", "crownp2p.bots", *plugins),
+        **{name: ("crownp2p.net", "crownp2p.shell", "crownp2p.bots") for name in plugins},
         "crownp2p.bots": ("crownp2p.net", "crownp2p.shell"),
         "crownp2p.net": ("crownp2p.shell",),
     }
