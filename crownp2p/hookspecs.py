@@ -77,7 +77,7 @@ def crownp2p_cards(register: Callable[..., None]) -> None:
     ``role`` is ``"variable"`` (a Supply pile that may be chosen), ``"core"`` (in every
     Supply), ``"starter"`` (in the starting decks) or ``"alternative starter"`` (brought in by
     a setup option). A card's effects are tuples of steps from :mod:`crownp2p.core.steps`, or
-    of the pack's own :class:`~crownp2p.core.steps.Step` subclasses.
+    of the pack's own :class:`~crownp2p.core.steps.EffectStep` subclasses.
     """
 
 

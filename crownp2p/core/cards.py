@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .steps import Step
+    from .steps import EffectStep
 
 TRAINING, ORDER, ACTION, TREASURE = "training", "order", "action", "treasure"
 EFFECT_KINDS = (TRAINING, ORDER, ACTION, TREASURE)
@@ -19,7 +19,7 @@ class Effect:
 
     kind: str
     text: str
-    steps: tuple[Step, ...] = ()
+    steps: tuple[EffectStep, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in EFFECT_KINDS:

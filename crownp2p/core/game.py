@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgpack  # type: ignore[import-untyped]
@@ -41,7 +42,7 @@ from .units import UnitType
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from .steps import Step
+    from .steps import EffectStep
 
 CHANCE = -1
 STATE_VERSION = 2
@@ -108,6 +109,15 @@ class Prompt:
     seat: int  # CHANCE for a chance decision
     kind: str  # order, action, buy, shuffle, supply, or a card step's kind
     text: str
+
+
+class Refusal(Enum):
+    """What keeps a unit from an order (see :meth:`Game.why_not_command` for the sentences)."""
+
+    NOT_COMMANDED = "not commanded"
+    ORDERED = "ordered"
+    FROZEN = "frozen"
+    HELD_BACK = "held back"
 
 
 class Game:
@@ -392,15 +402,23 @@ class Game:
         return out
 
     def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
+        return self._order_refusal(seat, unit, as_order, own) is None
+
+    def _order_refusal(self, seat: int, unit: Unit, as_order: bool, own: bool) -> Refusal | None:
+        """What keeps ``unit`` from ``seat``'s order (``as_order``) or card, if anything: the
+        one rule behind :meth:`can_order` and :meth:`why_not_command`. ``own``: the unit must be
+        one ``seat`` commands (not for False Orders)."""
         if own and not self.rules.may_command(self, seat, unit, as_order):
-            return False
+            return Refusal.NOT_COMMANDED
         if not as_order:
-            return True
-        return (
-            unit.uid not in self.this_turn.ordered
-            and not unit.frozen_now
-            and self.rules.held_back(self, unit) is None
-        )
+            return None
+        if unit.uid in self.this_turn.ordered:
+            return Refusal.ORDERED
+        if unit.frozen_now:
+            return Refusal.FROZEN
+        if self.rules.held_back(self, unit) is not None:
+            return Refusal.HELD_BACK
+        return None
 
     def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
         """The unit types in the Barracks; for an order, less those an order put back there
@@ -699,17 +717,17 @@ class Game:
         unit = self.position.board[sq]
         if unit is None:
             return f"There is no unit on {square_name(sq)}"
+        refusal = self._order_refusal(seat, unit, as_order, own)
         name = f"The {unit.kind.name} on {square_name(sq)}"
-        if own and not self.rules.may_command(self, seat, unit, as_order):
+        if refusal is Refusal.NOT_COMMANDED:
             return f"{name} {self.rules.why_not_command(self, seat, unit, as_order)}"
-        if not as_order:
-            return None
-        if unit.uid in self.this_turn.ordered:
+        if refusal is Refusal.ORDERED:
             return f"{name} has already had an order this turn"
-        if unit.frozen_now:
+        if refusal is Refusal.FROZEN:
             return f"{name} cannot take orders this turn"
-        held = self.rules.held_back(self, unit)
-        return None if held is None else f"{name} {held}"
+        if refusal is Refusal.HELD_BACK:
+            return f"{name} {self.rules.held_back(self, unit)}"
+        return None
 
     def why_not_deploy(self, seat: int, decision: Decision, *, as_order: bool) -> str | None:
         """Why ``seat`` cannot deploy the unit ``deploy KIND [SQUARE]`` names, or None when the
@@ -836,14 +854,14 @@ class Game:
 
     # ================================================================ steps
 
-    def _steps(self, frame: Frame) -> tuple[Step, ...]:
+    def _steps(self, frame: Frame) -> tuple[EffectStep, ...]:
         from .steps import SYSTEM_STEPS
 
         if frame.card.startswith("#"):
             return SYSTEM_STEPS[frame.card]
         return self.card_type(frame.card).effects[frame.effect].steps
 
-    def _step(self, frame: Frame) -> Step:
+    def _step(self, frame: Frame) -> EffectStep:
         return self._steps(frame)[frame.pc]
 
 

@@ -3,8 +3,9 @@
 A step keeps what a later step needs in its frame (``Frame.vars``, plain data, hashed and saved);
 it reads and writes it only through a :class:`Key` constant, never a string typed at the call, so
 a misspelled key is a ``NameError`` at import. Each step also declares the keys it reads and
-writes (``Step.reads``/``Step.writes``), and an effect whose step reads a key no earlier step
-writes is refused when the card is defined (``cards.Effect``): a card cannot silently do less.
+writes (``EffectStep.reads``/``EffectStep.writes``), and an effect whose step reads a key no
+earlier step writes is refused when the card is defined (``cards.Effect``): a card cannot
+silently do less.
 
 The key's ``name`` is the key of the frame's serialised ``vars``: renaming one changes every
 state hash taken while a card waits on it.

@@ -37,13 +37,24 @@ class Decider(Observer, Protocol):
 
 class Seeds:
     """Chance in a game played in one process: seeds from a :class:`SeedSource` chain (the
-    operating system's randomness when no number is given). Peers use commit-reveal instead."""
+    operating system's randomness when no number is given). Peers use commit-reveal instead.
+    Every seed is kept, so play taken back to an earlier point (:meth:`rewind`) is dealt the
+    same cards again."""
 
     def __init__(self, start: int | None = None) -> None:
         self.source = SeedSource(start)
+        self.seeds: list[str] = []
+        self.used = 0
 
     def decide(self, game: Game, seat: int) -> Decision:
-        return ("seed", self.source.next_seed())
+        if self.used == len(self.seeds):
+            self.seeds.append(self.source.next_seed())
+        self.used += 1
+        return ("seed", self.seeds[self.used - 1])
+
+    def rewind(self, used: int) -> None:
+        """Hand out the seeds again from the ``used``-th on."""
+        self.used = used
 
     def observe(self, game: Game, step: Step) -> None:
         pass

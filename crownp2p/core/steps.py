@@ -48,7 +48,7 @@ _CHOSEN = Key[int]("chosen")
 _SHUFFLED = Key[int]("shuffled")
 
 
-class Step:
+class EffectStep:
     kind = "card"
     text = ""
     # False for a step that only aims or repeats another (choosing the opponent, the second of
@@ -90,7 +90,7 @@ class Step:
         return f"{name}: {self.text}" if self.text else name
 
 
-class Choice(Step):
+class Choice(EffectStep):
     """A step that waits for a decision. Subclasses list their real ``choices``; ``optional``
     ones add ``done``."""
 
@@ -121,7 +121,7 @@ class Choice(Step):
 
 
 @dataclass(frozen=True)
-class Plus(Step):
+class Plus(EffectStep):
     orders: int = 0
     actions: int = 0
     buys: int = 0
@@ -139,7 +139,7 @@ class Plus(Step):
 
 
 @dataclass(frozen=True)
-class Draw(Step):
+class Draw(EffectStep):
     """Draw ``count`` cards (or as many as ``count_var`` says), reshuffling as needed."""
 
     count: int = 0
@@ -173,7 +173,7 @@ class Draw(Step):
 
 
 @dataclass(frozen=True)
-class Discount(Step):
+class Discount(EffectStep):
     """Every card costs ``amount`` less this turn (never below 0)."""
 
     amount: int = 1
@@ -184,7 +184,7 @@ class Discount(Step):
 
 
 @dataclass(frozen=True)
-class GoldPerTreasure(Step):
+class GoldPerTreasure(EffectStep):
     """Legend: 1 gold for each Treasure effect played before this one this turn."""
 
     def reads(self) -> tuple[Key[Any], ...]:
@@ -811,7 +811,7 @@ class ProtectSovereigns(Choice):
 
 
 @dataclass(frozen=True)
-class LockOrderCards(Step):
+class LockOrderCards(EffectStep):
     """Wish: you cannot play Order cards on your next turn."""
 
     counts = False  # a restriction, never a reason to play the card
@@ -851,7 +851,7 @@ class ChooseOpponent(Choice):
 
 
 @dataclass(frozen=True)
-class LookAtHand(Step):
+class LookAtHand(EffectStep):
     """Astrology: see the chosen opponent's hand (kept for this turn in the viewer's view)."""
 
     counts = False  # it only follows the choice of opponent: a glimpse alone is no reason to play
@@ -974,7 +974,7 @@ class Promote(Choice):
         return True
 
 
-class _SetupSupply(Step):
+class _SetupSupply(EffectStep):
     def enter(self, g: Game, f: Frame) -> bool:
         short = any(len(p) < g.setup.fill_piles for p in g.pile_lists)
         if short and not f.has(_CHOSEN):
@@ -987,7 +987,7 @@ class _SetupSupply(Step):
         return True
 
 
-class _Shuffle(Step):
+class _Shuffle(EffectStep):
     def enter(self, g: Game, f: Frame) -> bool:
         if f.has(_SHUFFLED):
             f.drop(_SHUFFLED)
@@ -997,19 +997,19 @@ class _Shuffle(Step):
         return False
 
 
-class _BeginFirstTurn(Step):
+class _BeginFirstTurn(EffectStep):
     def enter(self, g: Game, f: Frame) -> bool:
         g.begin_turn(g.rules.first_seat())
         return True
 
 
-class _CheckOutcome(Step):
+class _CheckOutcome(EffectStep):
     def enter(self, g: Game, f: Frame) -> bool:
         g.check_outcome()
         return True
 
 
-class _Cleanup(Step):
+class _Cleanup(EffectStep):
     def enter(self, g: Game, f: Frame) -> bool:
         p = g.players[f.seat]
         p.discard.extend(p.in_play + p.hand)
@@ -1017,13 +1017,13 @@ class _Cleanup(Step):
         return True
 
 
-class _EndTurn(Step):
+class _EndTurn(EffectStep):
     def enter(self, g: Game, f: Frame) -> bool:
         g.end_turn()
         return True
 
 
-SYSTEM_STEPS: dict[str, tuple[Step, ...]] = {
+SYSTEM_STEPS: dict[str, tuple[EffectStep, ...]] = {
     "#supply": (_SetupSupply(),),
     "#deal": (_Shuffle(), Draw(hand_size=True)),
     "#begin": (_BeginFirstTurn(),),

@@ -19,11 +19,10 @@ from typing import Any, TextIO
 from ..bots import make_bot
 from ..core.decisions import Decision, decision_text
 from ..core.game import CHANCE, Game
-from ..core.play import Decider, Play
-from ..core.record import Record, Step
+from ..core.play import Decider, Play, Seeds
+from ..core.record import Record
 from ..core.rules import Rules
 from ..core.setup import Setup
-from ..core.shuffle import SeedSource
 from ..packs import PackError
 from .cli import CommandError
 from .commands import BOARD, HELP, LOG, MOVES, QUIT, SAVE
@@ -37,25 +36,6 @@ from .terminal import run_lines, run_terminal
 SEATS = {"blue": 0, "gold": 1}
 
 __all__ = ["SEATS", "SOLO_COMMANDS", "LocalDriver", "make_table", "solo_command", "solo_table"]
-
-
-class ChanceLog:
-    """Chance in a solo game: seeds from a :class:`SeedSource` chain, each kept, so that a
-    position reached again after an undo is dealt the same cards."""
-
-    def __init__(self, start: int | None) -> None:
-        self.source = SeedSource(start)
-        self.seeds: list[str] = []
-        self.used = 0
-
-    def decide(self, game: Game, seat: int) -> Decision:
-        if self.used == len(self.seeds):
-            self.seeds.append(self.source.next_seed())
-        self.used += 1
-        return ("seed", self.seeds[self.used - 1])
-
-    def observe(self, game: Game, step: Step) -> None:
-        pass
 
 
 @dataclass
@@ -88,7 +68,7 @@ class LocalDriver:
         self.who = players(self.rules, seat, bot)
         self.commands = SOLO_COMMANDS
         self.bot = make_bot(bot, seed if seed is not None else 0)
-        self.chance = ChanceLog(seed)
+        self.chance = Seeds(seed)
         self.lines: list[Line] = []  # where each of the person's lines began
         self._game = game
         self._record = record
@@ -149,7 +129,7 @@ class LocalDriver:
         taken = [decision_text(s.decision) for s in later if s.seat == self.seat]
         del record.steps[line.step :]
         self.bot.rng.setstate(line.bot_state)
-        self.chance.used = line.seeds_used
+        self.chance.rewind(line.seeds_used)
         table = self.table
         for game, step in record.replay(self.rules, check=False):  # steps checked as made
             if step is None:

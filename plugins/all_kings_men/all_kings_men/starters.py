@@ -14,11 +14,11 @@ from crownp2p.core.board import square_name
 from crownp2p.core.cards import ACTION, ORDER, CardType, Effect
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import Frame, Game
-from crownp2p.core.steps import Choice, Options, Plus, Step
+from crownp2p.core.steps import Choice, EffectStep, Options, Plus
 
 
 @dataclass(frozen=True)
-class RecruitPawn(Step):
+class RecruitPawn(EffectStep):
     """Put a Pawn from the Stock into the Barracks. Not a Training effect: nothing is trashed."""
 
     def enter(self, g: Game, f: Frame) -> bool:
@@ -57,7 +57,7 @@ class Recall(Choice):
 
 
 @dataclass(frozen=True)
-class DeckToDiscard(Step):
+class DeckToDiscard(EffectStep):
     """Move every card of your deck (not your hand) to your discard pile."""
 
     def enter(self, g: Game, f: Frame) -> bool:
