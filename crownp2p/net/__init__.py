@@ -10,7 +10,7 @@ the session) and returning the game's ``events.Outcome``. Underneath, one module
 * ``link`` — one connection: a writer fed by a channel, keepalives, the idle timeout;
 * ``lockstep`` — the game between peers as a state machine without I/O, on core's ``Play``;
 * ``events`` — what the lockstep and the seating tell whoever follows the game;
-* ``session`` — the links of one peer and the loop that drives its Lockstep;
+* ``session`` — the links of one peer and the session that drives its Lockstep;
 * ``journal`` — the record and session files, fsync'd before anything depends on them;
 * ``local`` — the same game in one process, for tests and benchmarks.
 """

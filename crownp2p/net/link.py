@@ -3,7 +3,7 @@
 :class:`FramedStream` wraps any trio stream for the handshake: ``send``/``receive`` one
 message at a time. Once a peer is admitted, a :class:`Link` takes it over: one writer task fed
 by a memory channel (trio forbids concurrent ``send_all``), which also sends a ``ping`` when the
-line has been quiet, and one reader that hands every valid message to the session's channel and
+line has been quiet, and one reader that reports every valid message to its sink (the Hub) and
 declares the link dead when nothing at all arrives for the idle timeout.
 
 Trio's and the socket layer's exceptions stop here: callers see :class:`ConnectionLost`,

@@ -1,12 +1,15 @@
-"""Running a game between peers: the links of one peer (the Hub) and the loop that drives its
-Lockstep (the Session).
+"""Running a game between peers: the links of one peer (the Hub) and the Session that drives
+its Lockstep.
 
-One direction, one loop. Every link's reader puts what it receives on the Hub's memory channel;
-so do our own decisions and the player's requests (chat, resign, leave). The Session's single
-loop takes them off that channel, feeds the :class:`Lockstep`, syncs the journal, hands the
-Lockstep's outgoing messages to the Hub's links and its events to whoever follows the game. All
-game state changes in that one task, so there are no races between links; the Hub never calls
-the Session.
+One direction, one entry. Everything that reaches a session — a link's messages, ups and downs,
+our own decisions, the player's requests (chat, resign, leave) — goes through one method as it
+happens, in the task that brought it: the Lockstep is synchronous, so a decision read from the
+wire is checked, applied and acknowledged without waiting for a task switch, and trio's one
+thread leaves no races between links. That method feeds the :class:`Lockstep`, syncs the
+journal, hands the outgoing messages to the links and the events to whoever follows the game.
+Until the session starts, the Hub keeps its links' reports; it knows where to send them, never
+the Session. The session's main task only waits for deadlines (a reveal, a reconnection, the
+start, the goodbyes) and for the end.
 
 Each peer dials only lower seats: when a link to a lower seat drops, a dial loop redials it
 until it is back or the reconnect window closes; a higher seat will redial us, so we keep
@@ -21,13 +24,14 @@ this, and nothing else):
 * being told: the ``on_event`` function given to ``host_game``/``join_game``/``resume_game``
   receives every event of events.py, in order, once each step's news is complete;
 * acting, by calls into the trio run (``trio.lowlevel.TrioToken.run_sync_soon`` from another
-  loop): ``session.offer(decision, at_step)`` hands in our decision for the position after
+  loop; never from inside ``on_event``, which the session calls while it works):
+  ``session.offer(decision, at_step)`` hands in our decision for the position after
   ``at_step`` steps (``len(session.record.steps)`` when the player chose it); one offered for a
   position that is gone is dropped, one offered before the game asks is kept for its position.
   ``session.chat(text)``, ``session.resign(text)``, ``session.leave(text)``.
 
 A seat played by a bot gives the session its decider (core/play.py): the session asks it at
-each of our positions and offers its answer on the same channel; a person's seat has none.
+each of our positions and plays its answer at once; a person's seat has none.
 """
 
 from __future__ import annotations
@@ -111,19 +115,22 @@ class TableInfo:
         )
 
 
-# What the session's loop reads: (kind, link or None, payload). Links report "up", "down",
-# "msg" and "bad"; "local" is the player's request, "offer" our decision (at_step, decision).
+# What reaches the session: (kind, link or None, payload). Links report "up", "down", "msg",
+# "bad" and "idle" (all they read so far is reported); "local" is the player's request, "offer"
+# our decision (at_step, decision).
 Inbound = tuple[str, Any, Any]
 
 
 class Hub:
-    """The connections of one peer: a listener, dialled links, and the channel they feed."""
+    """The connections of one peer: a listener, dialled links, and where they report."""
 
     def __init__(self, nursery: trio.Nursery, timeouts: Timeouts, packs: Packs) -> None:
         self.nursery = nursery
         self.timeouts = timeouts
         self.packs = list(packs)
-        self.send_channel, self.receive_channel = trio.open_memory_channel[Inbound](math.inf)
+        # The links' reports, kept until a session takes them over (report_to).
+        self._backlog: list[Inbound] = []
+        self._sink: Callable[[Inbound], None] | None = None
         self.links: dict[int, Link] = {}
         self.info: TableInfo | None = None
         # What to do with an incoming ``join`` (the host sets this while seating players).
@@ -142,10 +149,19 @@ class Hub:
         return link
 
     def deliver(self, kind: str, link: Link, payload: Any) -> None:
-        """A link's report, for the session's loop (which acknowledges after each batch it
-        reads, so a link's "idle" needs no message of its own)."""
-        if kind != "idle":
-            self.send_channel.send_nowait((kind, link, payload))
+        """A link's report: to the session that took them over, as it happens; else kept (but
+        "idle": the session acknowledges once it has taken the backlog)."""
+        if self._sink is not None:
+            self._sink((kind, link, payload))
+        elif kind != "idle":
+            self._backlog.append((kind, link, payload))
+
+    def report_to(self, sink: Callable[[Inbound], None] | None) -> list[Inbound]:
+        """From now on, hand every link's report to ``sink`` as it happens (None: keep them
+        again); returns the reports kept so far, for the new sink to take first."""
+        self._sink = sink
+        backlog, self._backlog = self._backlog, []
+        return backlog
 
     async def run_link(self, framed: FramedStream, seat: int) -> None:
         """Adopt ``framed`` as the link to ``seat`` and run it until it closes."""
@@ -259,6 +275,8 @@ class Session:
         self.stopping = False
         self.start_by = trio.current_time() + self.timeouts.start
         self.offers: deque[tuple[int, Decision]] = deque()  # ours, by the steps they follow
+        self._wake = trio.Event()  # set when the main task must look again before its deadline
+        self._sleeping_until = math.inf  # the main task's deadline, while it waits
 
     # ------------------------------------------------------------------ the public side
 
@@ -293,16 +311,16 @@ class Session:
 
     def offer(self, decision: Decision, at_step: int) -> None:
         """Our decision for the position after ``at_step`` steps (see the module)."""
-        self.hub.send_channel.send_nowait(("offer", None, (at_step, tuple(decision))))
+        self._take(("offer", None, (at_step, tuple(decision))))
 
     def chat(self, text: str) -> None:
-        self.hub.send_channel.send_nowait(("local", None, ("chat", text)))
+        self._take(("local", None, ("chat", text)))
 
     def resign(self, text: str = "") -> None:
-        self.hub.send_channel.send_nowait(("local", None, ("resign", text)))
+        self._take(("local", None, ("resign", text)))
 
     def leave(self, text: str = "") -> None:
-        self.hub.send_channel.send_nowait(("local", None, ("leave", text)))
+        self._take(("local", None, ("leave", text)))
 
     # ------------------------------------------------------------------ running
 
@@ -317,6 +335,8 @@ class Session:
             self.stopping = True
             self.journal.close()
             raise
+        finally:
+            self.hub.report_to(None)
         self.stopping = True
         await self._close()
         return outcome
@@ -345,49 +365,64 @@ class Session:
             delay = min(delay * 2, self.timeouts.dial_retry)
 
     async def _main(self) -> Outcome:
+        """Take the links' reports over, then wait for deadlines until the game ends."""
         ls = self.ls
-        receive = self.hub.receive_channel
-        finish_by: float | None = None
+        for item in self.hub.report_to(self._take):  # what the links said before we ran
+            self._handle(item)
+        ls.idle()
         if self.phase == "resume":
             self._begin()
+        finish_by: float | None = None
         while True:
-            self._flush()
-            if ls.my_turn and self.offers and self.offers[0][0] <= ls.applied:
-                self._play_offers()  # offered before the game asked: its turn has come
-                continue
+            self._settle()
             now = trio.current_time()
             if ls.outcome is not None:
                 if finish_by is None:
                     finish_by = now + self.timeouts.finish
                 if not ls.finish_pending or now >= finish_by:
                     return ls.outcome
-            try:
-                item = receive.receive_nowait()  # a bot's decision waits for nothing
-            except trio.WouldBlock:
-                deadlines = [ls.next_deadline(), finish_by]
-                if not ls.started:
-                    deadlines.append(self.start_by)
-                due = min((d for d in deadlines if d is not None), default=math.inf)
-                item = None
-                with trio.move_on_at(due):
-                    item = await receive.receive()
-            if item is None:
-                now = trio.current_time()
-                if not ls.started and now >= self.start_by:
-                    return self._abort("the table did not start in time")
-                ls.on_tick(now)
-                continue
+            elif not ls.started and now >= self.start_by:
+                return self._abort("the table did not start in time")
+            deadlines = [ls.next_deadline(), finish_by, None if ls.started else self.start_by]
+            self._sleeping_until = min((d for d in deadlines if d is not None), default=math.inf)
+            with trio.move_on_at(self._sleeping_until):
+                await self._wake.wait()
+            self._wake = trio.Event()
+            self._sleeping_until = math.inf
+            ls.on_tick(trio.current_time())
+
+    def _take(self, item: Inbound) -> None:
+        """Whatever reaches the session (see the module), handled at once; a link's messages
+        are settled once it has reported all it read ("idle"), so a batch is acknowledged
+        once and synced to disk once."""
+        if self.stopping:
+            return
+        kind, link, _ = item
+        if kind == "idle":
+            if not self.hub.current(link):
+                return
+            self.ls.idle()
+        else:
             self._handle(item)
-            for _ in range(256):
-                try:
-                    item = receive.receive_nowait()
-                except trio.WouldBlock:
-                    break
-                self._handle(item)
-            ls.idle()
+            if kind == "msg":
+                return
+        self._settle()
+        ls = self.ls
+        due = ls.next_deadline()
+        if ls.outcome is not None or (due is not None and due < self._sleeping_until):
+            self._wake.set()  # the main task has something to wait for, or stop waiting for
 
     def _abort(self, reason: str) -> Outcome:
         return self.ls.abort(reason)
+
+    def _settle(self) -> None:
+        """Send and tell what the Lockstep has queued; play our decision as soon as the game
+        asks for it (a bot's, made when it is asked)."""
+        ls = self.ls
+        self._flush()
+        while ls.my_turn and self.offers and self.offers[0][0] <= ls.applied:
+            self._play_offers()
+            self._flush()
 
     def _flush(self) -> None:
         self.journal.sync()  # nothing leaves before what it depends on is on disk
@@ -398,7 +433,7 @@ class Session:
             if isinstance(event, Asked) and self.decider is not None:
                 decision = self.decider.decide(self.ls.game, self.ls.me)
                 if decision is not None:
-                    self.offer(decision, event.seq - 1)
+                    self.offers.append((event.seq - 1, tuple(decision)))
             self.on_event(event)
 
     # ------------------------------------------------------------------ events
@@ -486,8 +521,7 @@ class Session:
     def _offered(self, at_step: int, decision: Decision) -> None:
         if at_step < self.ls.applied or self.ls.outcome is not None:
             return  # for a position that is gone
-        self.offers.append((at_step, decision))
-        self._play_offers()
+        self.offers.append((at_step, decision))  # played as soon as the game asks (_settle)
 
     def _play_offers(self) -> None:
         """Our first decision offered for the position the game asks us about, if any."""

@@ -423,6 +423,36 @@ async def test_decisions_offered_later_play_like_a_bot(rules2) -> None:
     same_as_one_process(table)
 
 
+async def test_a_decision_is_applied_as_it_is_read_and_a_bot_answers_at_once(rules2) -> None:
+    """No hop to the session's main task: a peer's decision (or the reveal that completes a
+    seed) is checked and applied in the task of the link that read it, and a bot's answer is
+    applied there too, so no step waits for a task switch."""
+    from functools import partial
+
+    table = Table(rules2, bot="random", seed=3, max_turns=20)
+    main_tasks: dict[int, trio.lowlevel.Task] = {}
+    applied_in: dict[int, list[trio.lowlevel.Task]] = {0: [], 1: []}
+
+    def heard(seat: int, event) -> None:
+        from crownp2p.net.events import StepApplied
+
+        if isinstance(event, StepApplied):
+            applied_in[seat].append(trio.lowlevel.current_task())
+
+    async def seat(run, seat: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        main_tasks[seat] = trio.lowlevel.current_task()  # the session's main task runs here
+        await run(task_status=task_status, on_event=partial(heard, seat))
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(seat, table.host, 0)
+            await nursery.start(seat, partial(table.join, 1, table.ready.port), 1)
+    same_as_one_process(table)
+    for s in (0, 1):
+        assert len(applied_in[s]) > 20
+        assert main_tasks[s] not in applied_in[s]
+
+
 async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> None:
     """Seat 2 listens for seat 3 and dials seats 0 and 1: after its crash it must take up
     both roles again, on the same port."""
