@@ -256,9 +256,9 @@ def test_order_n_of_m_counts_each_step_where_the_session_says_it_was_decided() -
     table = net_table(session, token=object(), unicode=False)  # no trio run: nothing is sent
     batch = []
     for text in ("play Sanctuary 2", "discard Peon", "discard Guard"):
-        where = (g.turn, g.this_turn.phase, g.stack[-1].card if g.stack else None)
+        where = g.moment()
         decision = next(d for d in g.legal() if decision_text(d) == text)
-        batch.append(StepApplied(session.record.apply(g, decision), (), *where))
+        batch.append(StepApplied(session.record.apply(g, decision), (), where))
     assert not g.stack and g.this_turn.phase == "order"  # where the game stands when told
     for event in batch:
         table.driver.on_event(event)

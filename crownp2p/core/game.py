@@ -111,6 +111,16 @@ class Prompt:
     text: str
 
 
+@dataclass(frozen=True)
+class Moment:
+    """Where in the game a decision is taken: the turn, the phase, and the card whose effect
+    it belongs to (None: a decision of the phase itself, a march or a buy)."""
+
+    turn: int
+    phase: str
+    card: str | None
+
+
 class Refusal(Enum):
     """What keeps a unit from an order (see :meth:`Game.why_not_command` for the sentences)."""
 
@@ -167,6 +177,10 @@ class Game:
             step = self._step(frame)
             return Prompt(step.decider(self, frame), step.kind, step.describe(self, frame))
         return Prompt(self.active, self.this_turn.phase, self._phase_text())
+
+    def moment(self) -> Moment:
+        """Where a decision taken now belongs (see :class:`Moment`)."""
+        return Moment(self.turn, self.this_turn.phase, self.stack[-1].card if self.stack else None)
 
     @property
     def to_decide(self) -> int:
@@ -888,4 +902,13 @@ def canonical(data: Any) -> bytes:
     return packed
 
 
-__all__ = ["CHANCE", "Frame", "Game", "Player", "Prompt", "SHUFFLE_VERSION", "STATE_VERSION"]
+__all__ = [
+    "CHANCE",
+    "Frame",
+    "Game",
+    "Moment",
+    "Player",
+    "Prompt",
+    "SHUFFLE_VERSION",
+    "STATE_VERSION",
+]

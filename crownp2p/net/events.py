@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.game import Moment
 from ..core.record import Step
 
 
@@ -57,14 +58,11 @@ class Started:
 @dataclass(frozen=True)
 class StepApplied:
     """``step`` (anyone's: ours, a peer's, chance's) was applied. ``news`` are the log lines
-    it added; ``turn``, ``phase`` and ``card`` say where it was decided: in which turn and
-    phase, and in which card's effect (None: a decision of the phase itself)."""
+    it added; ``where`` says where it was decided (the game may have moved on since)."""
 
     step: Step
     news: tuple[str, ...]
-    turn: int
-    phase: str
-    card: str | None
+    where: Moment
 
 
 @dataclass(frozen=True)

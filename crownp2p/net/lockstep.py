@@ -115,7 +115,7 @@ class Lockstep:
         self.events: list[Event] = []
         self._now = 0.0  # the time of the call that plays on (for the rounds' deadlines)
         self._logged = len(game.log)  # log lines already told with a step
-        self._where: tuple[int, str, str | None] = (game.turn, game.this_turn.phase, None)
+        self._where = game.moment()
         deciders: dict[int, Decider] = {s: _RemoteSeat(self) for s in self.peers}
         deciders[seat] = _OurSeat(self)
         deciders[CHANCE] = _Chance(self)
@@ -250,7 +250,7 @@ class Lockstep:
         self.journal.step(step)
         news = tuple(game.log[self._logged :])
         self._logged = len(game.log)
-        self.events.append(StepApplied(step, news, *self._where))
+        self.events.append(StepApplied(step, news, self._where))
         for seat, h in self.pending_hashes.pop(step.seq, []):
             if h != step.hash:
                 self._desync(step.seq, seat)
@@ -261,8 +261,7 @@ class Lockstep:
 
     def _answer(self, decision: Decision) -> Decision:
         """``decision`` is about to be applied: note where it was decided, for its event."""
-        game = self.game
-        self._where = (game.turn, game.this_turn.phase, game.stack[-1].card if game.stack else None)
+        self._where = self.game.moment()
         return decision
 
     def _unasked(self, prompted: int) -> bool:

@@ -99,8 +99,8 @@ class NetDriver:
         table = self.table
         lines: list[str] = []
         match event:
-            case StepApplied(step=step, turn=turn, phase=phase, card=card):
-                table.applied(step, turn, phase, card)
+            case StepApplied(step=step, where=where):
+                table.applied(step, where)
                 if step.seat == self.seat:
                     self.pending = False
             case Asked():

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.board import parse_square
 from ..core.decisions import Decision
-from ..core.game import CHANCE, Game
+from ..core.game import CHANCE, Game, Moment
 from ..core.record import Record, Step
 from . import render
 from .parser import InputError, normal, parse_input, why_not
@@ -92,24 +92,19 @@ class TurnTally:
     def __init__(self, game: Game) -> None:
         self.turn = -1
         self.counts = dict.fromkeys(self.PHASES, 0)
-        self._moment = self._at(game)
-
-    @staticmethod
-    def _at(game: Game) -> tuple[int, str, str | None]:
-        """The turn, the phase, and the card whose effect a decision now belongs to."""
-        return game.turn, game.this_turn.phase, game.stack[-1].card if game.stack else None
+        self._moment = game.moment()
 
     def observe(self, game: Game, step: Step) -> None:
         """``step`` has just been applied to ``game``."""
-        moment, self._moment = self._moment, self._at(game)
-        self.count(*moment, step.decision)
+        moment, self._moment = self._moment, game.moment()
+        self.count(moment, step.decision)
 
-    def count(self, turn: int, phase: str, card: str | None, decision: Decision) -> None:
-        """``decision`` was taken in ``turn`` and ``phase``, in ``card``'s effect (None: a
-        decision of the phase itself)."""
+    def count(self, where: Moment, decision: Decision) -> None:
+        """``decision`` was taken ``where``."""
+        turn, phase = where.turn, where.phase
         if turn != self.turn:
             self.turn, self.counts = turn, dict.fromkeys(self.PHASES, 0)
-        if card is not None or decision[0] == "seed" or decision == ("end",):
+        if where.card is not None or decision[0] == "seed" or decision == ("end",):
             return
         if phase in ("order", "action") or (phase == "buy" and decision[0] == "buy"):
             self.counts[phase] += 1
@@ -196,10 +191,10 @@ class Table:
         self.tally.observe(game, step)
         self._saw(step)
 
-    def applied(self, step: Step, turn: int, phase: str, card: str | None) -> None:
-        """``step`` was applied, decided in ``turn`` and ``phase`` (in ``card``'s effect, if
-        any): a networked game tells where, as its game may have moved on since."""
-        self.tally.count(turn, phase, card, step.decision)
+    def applied(self, step: Step, where: Moment) -> None:
+        """``step`` was applied, decided ``where``: a networked game tells where, as its game
+        may have moved on since."""
+        self.tally.count(where, step.decision)
         self._saw(step)
 
     def _saw(self, step: Step) -> None:
