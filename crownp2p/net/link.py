@@ -108,12 +108,51 @@ class Timeouts:
     finish: float = 10.0  # after the end: wait this long for the peers' last words
 
 
-class LinkSink(Protocol):
-    """Where a link reports, synchronously: ``msg`` (a valid message), ``bad`` (a message
-    refused by its schema), ``idle`` (everything read so far has been delivered), ``up`` and
-    ``down``."""
+@dataclass(frozen=True)
+class LinkUp:
+    """The link is admitted and running."""
 
-    def deliver(self, kind: str, link: Link, payload: Any) -> None: ...
+    link: Link
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    """The link has closed, for ``reason``: always a link's last report."""
+
+    link: Link
+    reason: str
+
+
+@dataclass(frozen=True)
+class Received:
+    """A valid message (never a keepalive ``ping``)."""
+
+    link: Link
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A message refused by its schema (the peer was told; the stream is still in step)."""
+
+    link: Link
+    error: ProtocolError
+
+
+@dataclass(frozen=True)
+class Drained:
+    """Everything read so far has been reported: a batch may be acknowledged now."""
+
+    link: Link
+
+
+LinkReport = LinkUp | LinkDown | Received | Refused | Drained
+
+
+class LinkSink(Protocol):
+    """Where a link reports, synchronously, as it happens."""
+
+    def deliver(self, report: LinkReport) -> None: ...
 
 
 class Link:
@@ -203,13 +242,13 @@ class Link:
                 self._raw = None
             await self.framed.aclose()
             self.done.set()
-            self.sink.deliver("down", self, self.reason)
+            self.sink.deliver(LinkDown(self, self.reason))
 
     async def _reader(self) -> None:
         # Messages that arrived with the handshake's last frame come first.
         while self.framed.pending:
             self._deliver(self.framed.pending.popleft())
-        self.sink.deliver("idle", self, None)
+        self.sink.deliver(Drained(self))
         while True:
             deadline = trio.current_time() + self.timeouts.idle
             if self.closed:
@@ -235,7 +274,7 @@ class Link:
                 return
             self._deliver(raw)
             if not self.framed.pending:
-                self.sink.deliver("idle", self, None)
+                self.sink.deliver(Drained(self))
             await trio.lowlevel.checkpoint_if_cancelled()
 
     def _deliver(self, raw: dict[str, Any]) -> None:
@@ -245,10 +284,10 @@ class Link:
             # A message we cannot read is refused; the stream itself is still in step.
             log.warning("seat %d sent a bad message: %s [%s]", self.seat, err, err.code)
             self.send(make("error", code=err.code, text=str(err)[:500]))
-            self.sink.deliver("bad", self, err)
+            self.sink.deliver(Refused(self, err))
             return
         if msg["t"] != "ping":
-            self.sink.deliver("msg", self, msg)
+            self.sink.deliver(Received(self, msg))
 
     def _refuse(self, err: ProtocolError) -> None:
         log.warning("seat %d: %s [%s]; disconnecting", self.seat, err, err.code)

@@ -41,6 +41,7 @@ import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import trio
@@ -54,7 +55,16 @@ from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, Proto
 from .events import Asked, Event, Outcome
 from .handshake import Packs, first_message, peer_accept, peer_dial
 from .journal import Journal
-from .link import FramedStream, Link, Timeouts
+from .link import (
+    Drained,
+    FramedStream,
+    Link,
+    LinkDown,
+    LinkReport,
+    LinkUp,
+    Received,
+    Timeouts,
+)
 from .lockstep import Lockstep
 from .messages import make
 
@@ -115,10 +125,23 @@ class TableInfo:
         )
 
 
-# What reaches the session: (kind, link or None, payload). Links report "up", "down", "msg",
-# "bad" and "idle" (all they read so far is reported); "local" is the player's request, "offer"
-# our decision (at_step, decision).
-Inbound = tuple[str, Any, Any]
+@dataclass(frozen=True)
+class Offered:
+    """Our decision, for the position after ``at_step`` steps."""
+
+    at_step: int
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class Requested:
+    """The player's request (chat, resign, leave), carried out in its turn with the rest."""
+
+    carry_out: Callable[[], None]
+
+
+# What reaches the session: a link's report, our decision, or the player's request.
+Inbound = LinkReport | Offered | Requested
 
 
 class Hub:
@@ -145,16 +168,16 @@ class Hub:
         self.links[seat] = link
         if old is not None:
             old.close("replaced by a new connection")
-        self.deliver("up", link, None)
+        self.deliver(LinkUp(link))
         return link
 
-    def deliver(self, kind: str, link: Link, payload: Any) -> None:
+    def deliver(self, report: LinkReport) -> None:
         """A link's report: to the session that took them over, as it happens; else kept (but
-        "idle": the session acknowledges once it has taken the backlog)."""
+        not :class:`Drained`: the session acknowledges once it has taken the backlog)."""
         if self._sink is not None:
-            self._sink((kind, link, payload))
-        elif kind != "idle":
-            self._backlog.append((kind, link, payload))
+            self._sink(report)
+        elif not isinstance(report, Drained):
+            self._backlog.append(report)
 
     def report_to(self, sink: Callable[[Inbound], None] | None) -> list[Inbound]:
         """From now on, hand every link's report to ``sink`` as it happens (None: keep them
@@ -311,16 +334,16 @@ class Session:
 
     def offer(self, decision: Decision, at_step: int) -> None:
         """Our decision for the position after ``at_step`` steps (see the module)."""
-        self._take(("offer", None, (at_step, tuple(decision))))
+        self._take(Offered(at_step, tuple(decision)))
 
     def chat(self, text: str) -> None:
-        self._take(("local", None, ("chat", text)))
+        self._take(Requested(partial(self.ls.chat, text)))
 
     def resign(self, text: str = "") -> None:
-        self._take(("local", None, ("resign", text)))
+        self._take(Requested(partial(self.ls.resign, text)))
 
     def leave(self, text: str = "") -> None:
-        self._take(("local", None, ("leave", text)))
+        self._take(Requested(partial(self._leave, text)))
 
     # ------------------------------------------------------------------ running
 
@@ -393,18 +416,17 @@ class Session:
 
     def _take(self, item: Inbound) -> None:
         """Whatever reaches the session (see the module), handled at once; a link's messages
-        are settled once it has reported all it read ("idle"), so a batch is acknowledged
-        once and synced to disk once."""
+        are settled once it has reported all it read (:class:`Drained`), so a batch is
+        acknowledged once and synced to disk once."""
         if self.stopping:
             return
-        kind, link, _ = item
-        if kind == "idle":
-            if not self.hub.current(link):
+        if isinstance(item, Drained):
+            if not self.hub.current(item.link):
                 return
             self.ls.idle()
         else:
             self._handle(item)
-            if kind == "msg":
+            if isinstance(item, Received):
                 return
         self._settle()
         ls = self.ls
@@ -439,34 +461,34 @@ class Session:
     # ------------------------------------------------------------------ events
 
     def _handle(self, item: Inbound) -> None:
-        kind, link, payload = item
         ls = self.ls
         now = trio.current_time()
-        if kind == "local":
-            self._local_action(*payload)
+        if isinstance(item, Requested):
+            item.carry_out()
             return
-        if kind == "offer":
-            self._offered(*payload)
+        if isinstance(item, Offered):
+            self._offered(item.at_step, item.decision)
             return
-        if not self.hub.current(link):
+        if not self.hub.current(item.link):
             return  # an older connection of a seat that has reconnected
-        seat = link.seat
-        if kind == "up":
-            ls.on_link_up(seat, now)
-        elif kind == "down":
-            del self.hub.links[seat]
-            ls.on_link_down(seat, now)
-            if seat == 0 and not ls.started:
-                self.confirm_sent = False  # confirm again on the next link
-        elif kind == "msg":
-            t = payload["t"]
-            if t in ("confirm", "start"):
-                self._phase_message(seat, payload)
-                self._progress_phase()
-                return
-            if t == "sync" and self.phase == "host" and ls.started:
-                self.hub.send(seat, make("start"))  # a joiner that missed it on a lost link
-            ls.on_message(seat, payload, now)
+        seat = item.link.seat
+        match item:
+            case LinkUp():
+                ls.on_link_up(seat, now)
+            case LinkDown():
+                del self.hub.links[seat]
+                ls.on_link_down(seat, now)
+                if seat == 0 and not ls.started:
+                    self.confirm_sent = False  # confirm again on the next link
+            case Received(msg=msg):
+                t = msg["t"]
+                if t in ("confirm", "start"):
+                    self._phase_message(seat, msg)
+                    self._progress_phase()
+                    return
+                if t == "sync" and self.phase == "host" and ls.started:
+                    self.hub.send(seat, make("start"))  # a joiner that missed it on a lost link
+                ls.on_message(seat, msg, now)
         self._progress_phase()
 
     def _progress_phase(self) -> None:
@@ -503,18 +525,13 @@ class Session:
             self.journal.create(self.ls.record, self.record_table)
         self.ls.begin(trio.current_time())
 
-    def _local_action(self, action: str, text: str) -> None:
+    def _leave(self, text: str) -> None:
         ls = self.ls
-        if action == "chat":
-            ls.chat(text)
-        elif action == "resign":
-            ls.resign(text)
-        elif action == "leave":
-            if ls.outcome is None and ls.started:
-                ls.resign(text or "left the table")
-            elif ls.outcome is None:
-                self._abort("left the table before the game started")
-            ls.finish_pending = set()
+        if ls.outcome is None and ls.started:
+            ls.resign(text or "left the table")
+        elif ls.outcome is None:
+            self._abort("left the table before the game started")
+        ls.finish_pending = set()
 
     # ------------------------------------------------------------------ our decisions
 

@@ -18,7 +18,15 @@ from crownp2p.net.errors import HandshakeError
 from crownp2p.net.frames import FrameDecoder, encode_frame
 from crownp2p.net.handshake import join_accept, join_dial, peer_accept, peer_dial
 from crownp2p.net.journal import Journal, JournalError, load, session_path
-from crownp2p.net.link import FramedStream, Link, Timeouts
+from crownp2p.net.link import (
+    FramedStream,
+    Link,
+    LinkDown,
+    LinkReport,
+    Received,
+    Refused,
+    Timeouts,
+)
 from crownp2p.net.messages import make
 
 PACKS = [("crownp2p", "test")]
@@ -26,13 +34,16 @@ PACKS = [("crownp2p", "test")]
 
 class Sink:
     def __init__(self) -> None:
-        self.events: list[tuple[str, object]] = []
+        self.reports: list[LinkReport] = []
 
-    def deliver(self, kind, link, payload) -> None:
-        self.events.append((kind, payload))
+    def deliver(self, report: LinkReport) -> None:
+        self.reports.append(report)
 
-    def kinds(self) -> list[str]:
-        return [k for k, _ in self.events]
+    def kinds(self) -> list[type]:
+        return [type(r) for r in self.reports]
+
+    def messages(self) -> list[dict]:
+        return [r.msg for r in self.reports if isinstance(r, Received)]
 
 
 async def read_frames(stream, into: list, limit: float) -> None:
@@ -65,7 +76,8 @@ async def test_a_silent_peer_is_declared_dead(autojump_clock) -> None:
             await link.run()
             nursery.cancel_scope.cancel()
         assert 3 <= trio.current_time() - start < 5
-        assert sink.events[-1][0] == "down" and "nothing heard" in sink.events[-1][1]
+        last = sink.reports[-1]
+        assert isinstance(last, LinkDown) and "nothing heard" in last.reason
 
 
 async def test_pings_keep_a_link_alive(autojump_clock) -> None:
@@ -78,11 +90,11 @@ async def test_pings_keep_a_link_alive(autojump_clock) -> None:
             for link in links:
                 nursery.start_soon(link.run)
             await trio.sleep(30)
-            assert "down" not in sinks[0].kinds() + sinks[1].kinds()
+            assert LinkDown not in sinks[0].kinds() + sinks[1].kinds()
             links[0].send(make("chat", text="still here"))
             await trio.sleep(1)
             nursery.cancel_scope.cancel()
-        assert ("msg", {"t": "chat", "text": "still here"}) in sinks[1].events
+        assert {"t": "chat", "text": "still here"} in sinks[1].messages()
 
 
 async def test_garbage_on_a_live_link_gets_an_error_frame_then_a_hang_up() -> None:
@@ -96,7 +108,7 @@ async def test_garbage_on_a_live_link_gets_an_error_frame_then_a_hang_up() -> No
             await right.send_all(b"\x00\x00\x00\x04\xc1\xc1\xc1\xc1")
             await read_frames(right, got, 5)
         assert [m["t"] for m in got] == ["error"] and got[0]["code"] == "bad-frame"
-        assert sink.kinds()[-1] == "down"
+        assert sink.kinds()[-1] is LinkDown
 
 
 async def test_an_unreadable_message_is_refused_but_the_link_stays() -> None:
@@ -112,7 +124,7 @@ async def test_an_unreadable_message_is_refused_but_the_link_stays() -> None:
             await read_frames(right, got, 0.5)
             nursery.cancel_scope.cancel()
         assert got[0]["t"] == "error" and got[0]["code"] == "bad-message"
-        assert "bad" in sink.kinds() and ("msg", {"t": "chat", "text": "after"}) in sink.events
+        assert Refused in sink.kinds() and {"t": "chat", "text": "after"} in sink.messages()
 
 
 # ---------------------------------------------------------------------- handshakes
