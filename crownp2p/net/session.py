@@ -42,7 +42,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 
@@ -123,6 +123,29 @@ class TableInfo:
             (str(d["listen"][0]), int(d["listen"][1])) if d.get("listen") else None,
             dict(d.get("extra", {})),
         )
+
+
+class SessionView(Protocol):
+    """What a user interface may use of a :class:`Session` (see the module's docstring)."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def record(self) -> Record: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def names(self) -> list[str]: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def asked(self) -> bool: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    def offer(self, decision: Decision, at_step: int) -> None: ...
+    def chat(self, text: str) -> None: ...
+    def resign(self, text: str = "") -> None: ...
+    def leave(self, text: str = "") -> None: ...
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from ..core.decisions import Decision
 from ..core.game import Game
 from ..core.record import Record
 from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
+from ..net.session import SessionView
 from .commands import BOARD, HELP, LOG, MOVES, SAVE
 from .reply import Reply, ShellCommand, registry
 from .table import Table
@@ -44,7 +45,9 @@ class NetDriver:
     leaving_resigns = True  # `quit` asks too: leaving resigns
     intro = ["`chat TEXT` talks to the table; leaving the game resigns it."]
 
-    def __init__(self, session: Any, *, token: trio.lowlevel.TrioToken | None = None) -> None:
+    def __init__(
+        self, session: SessionView, *, token: trio.lowlevel.TrioToken | None = None
+    ) -> None:
         names = session.names
         self.seat: int = session.seat
         self.who = {
@@ -184,7 +187,7 @@ class NetDriver:
 
 
 def net_table(
-    session: Any,
+    session: SessionView,
     *,
     token: trio.lowlevel.TrioToken | None = None,
     unicode: bool = True,
@@ -270,7 +273,7 @@ async def _bridge(
     pressed: list[int] = []
     box: dict[str, Any] = {}
 
-    def session_ready(session: Any) -> None:
+    def session_ready(session: SessionView) -> None:
         table = net_table(session, unicode=unicode)
         table.schedule = loop.call_soon
         box["table"] = table
