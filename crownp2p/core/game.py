@@ -1,9 +1,10 @@
 """The game: one decider at a time, every legal decision listed, deterministic.
 
-``Game`` holds the whole state. At every point it has a :class:`Prompt` naming who decides (a
-seat, or ``CHANCE`` for a shuffle) and :meth:`legal` lists every decision that seat may take;
-:meth:`apply` takes one. Chance decisions are ``("seed", HEX64)``: the seed comes from outside (a
-local source in solo play, a commit-reveal round between peers).
+``Game`` is the top of the engine: the game's data (state.py) with its rules and primitives
+(mechanics.py), and here the loop that runs them. At every point it has a :class:`Prompt`
+naming who decides (a seat, or ``CHANCE`` for a shuffle) and :meth:`legal` lists every
+decision that seat may take; :meth:`apply` takes one. Chance decisions are ``("seed", HEX64)``:
+the seed comes from outside (a local source in solo play, a commit-reveal round between peers).
 
 Card effects run as *frames* on a stack: a frame names the card and effect being resolved and
 the index of its current step (see steps.py), so the whole state, mid-card included, is plain

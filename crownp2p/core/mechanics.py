@@ -50,12 +50,12 @@ class Mechanics(GameState):
         # offers them here).
         self._legal: dict[Decision, Any] | None = None
 
-    # ================================================================ the turn
-
     def offer(self, options: dict[Decision, Any]) -> None:
         """A step that has just listed its options: they are the legal decisions until the
         next apply (saves listing them twice)."""
         self._legal = options
+
+    # ================================================================ the turn
 
     def begin_turn(self, seat: int) -> None:
         self.turn += 1
@@ -89,6 +89,8 @@ class Mechanics(GameState):
             self.this_turn.phase = "over"
             self.note("the game is drawn" if winner is None else f"{self.side_name(winner)} wins")
         return over
+
+    # ================================================================ who may order what
 
     def unit_orders(
         self, seat: int, *, as_order: bool = True, units: Iterable[int] | None = None
@@ -288,6 +290,8 @@ class Mechanics(GameState):
 
     def side_name(self, side: int) -> str:
         return COLOURS[side]
+
+    # ================================================================ why a unit is refused
 
     def why_not_command(
         self, seat: int, sq: int, as_order: bool, *, own: bool = True

@@ -1,6 +1,6 @@
 """The primitives card effects are made of.
 
-A card effect is a tuple of steps; the game runs them in order inside a :class:`~.game.Frame`.
+A card effect is a tuple of steps; the game runs them in order inside a :class:`~.state.Frame`.
 Each step either does its work at once (``enter`` returns True) or waits for a decision: then
 ``options`` lists every legal decision, and ``choose`` applies one (returning True when the step
 is finished, False to ask again, as Onslaught does for each of its units). Steps keep what later
