@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .steps import EffectStep
+from .keys import Key
 
 TRAINING, ORDER, ACTION, TREASURE = "training", "order", "action", "treasure"
 EFFECT_KINDS = (TRAINING, ORDER, ACTION, TREASURE)
+
+
+class SharesKeys(Protocol):
+    """What a card needs of its steps when it is defined: the keys each reads and writes. The
+    steps themselves (steps.py) are the engine's to run; a card is only data made of them."""
+
+    def reads(self) -> tuple[Key[Any], ...]: ...
+
+    def writes(self) -> tuple[Key[Any], ...]: ...
 
 
 @dataclass(frozen=True)
@@ -19,7 +27,7 @@ class Effect:
 
     kind: str
     text: str
-    steps: tuple[EffectStep, ...] = ()
+    steps: tuple[SharesKeys, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in EFFECT_KINDS:

@@ -1,9 +1,10 @@
 """The game: one decider at a time, every legal decision listed, deterministic.
 
-``Game`` holds the whole state. At every point it has a :class:`Prompt` naming who decides (a
-seat, or ``CHANCE`` for a shuffle) and :meth:`legal` lists every decision that seat may take;
-:meth:`apply` takes one. Chance decisions are ``("seed", HEX64)``: the seed comes from outside (a
-local source in solo play, a commit-reveal round between peers).
+``Game`` is the top of the engine: the game's data (state.py) with its rules and primitives
+(mechanics.py), and here the loop that runs them. At every point it has a :class:`Prompt`
+naming who decides (a seat, or ``CHANCE`` for a shuffle) and :meth:`legal` lists every
+decision that seat may take; :meth:`apply` takes one. Chance decisions are ``("seed", HEX64)``:
+the seed comes from outside (a local source in solo play, a commit-reveal round between peers).
 
 Card effects run as *frames* on a stack: a frame names the card and effect being resolved and
 the index of its current step (see steps.py), so the whole state, mid-card included, is plain
@@ -13,95 +14,26 @@ data that can be hashed, saved and restored.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
 
+from . import snapshot
 from .board import parse_square, square_name
 from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
 from .decisions import Decision, IllegalDecision, decision_text, not_possible
-from .keys import PROMOTING, TREASURES_BEFORE, Key
-from .movement import UnitMove, move_decision
-from .position import (
-    FROZEN_NONE,
-    FROZEN_NOW,
-    Position,
-    Unit,
-    status_at_turn_end,
-    status_at_turn_start,
-)
+from .keys import TREASURES_BEFORE
+from .mechanics import Mechanics, distinct
+from .movement import move_decision
+from .position import FROZEN_NOW, Unit
 from .rules import Rules
 from .setup import Setup
-from .shuffle import SHUFFLE_VERSION, choose_indices, parse_seed, shuffle
-from .turn import TurnState
-from .units import UnitType
-
-T = TypeVar("T")
-
-if TYPE_CHECKING:
-    from .steps import EffectStep
+from .shuffle import choose_indices, parse_seed, shuffle
+from .state import Frame
+from .steps import SYSTEM_STEPS, EffectStep
 
 CHANCE = -1
-STATE_VERSION = 2
-
-
-@dataclass
-class Player:
-    deck: list[int] = field(default_factory=list)  # card ids, top of the deck first
-    hand: list[int] = field(default_factory=list)
-    discard: list[int] = field(default_factory=list)
-    in_play: list[int] = field(default_factory=list)
-
-
-@dataclass
-class Frame:
-    """A card effect (or a piece of the turn's machinery) being resolved."""
-
-    card: str  # a card name, or "#setup", "#housekeeping", "#promote"
-    effect: int  # index into the card's effects
-    seat: int  # who plays it
-    kind: str  # order, action, treasure, or system
-    pc: int = 0  # the current step
-    vars: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def as_order(self) -> bool:
-        return self.kind == ORDER
-
-    # What the steps share, only through declared keys (keys.py).
-
-    def has(self, key: Key[Any]) -> bool:
-        return key.name in self.vars
-
-    def get(self, key: Key[T], default: T) -> T:
-        return cast(T, self.vars.get(key.name, default))
-
-    def value(self, key: Key[T]) -> T:
-        """The value a step must have been given (a KeyError is a bug in the card)."""
-        return cast(T, self.vars[key.name])
-
-    def put(self, key: Key[T], value: T) -> None:
-        self.vars[key.name] = value
-
-    def drop(self, key: Key[Any]) -> None:
-        self.vars.pop(key.name, None)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "card": self.card,
-            "effect": self.effect,
-            "seat": self.seat,
-            "kind": self.kind,
-            "pc": self.pc,
-            "vars": dict(sorted(self.vars.items())),
-        }
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Frame:
-        return cls(d["card"], d["effect"], d["seat"], d["kind"], d["pc"], dict(d["vars"]))
 
 
 @dataclass(frozen=True)
@@ -121,43 +53,12 @@ class Moment:
     card: str | None
 
 
-class Refusal(Enum):
-    """What keeps a unit from an order (see :meth:`Game.why_not_command` for the sentences)."""
+class Game(Mechanics):
+    """The engine loop on top of the game's mechanics: who decides, what is legal, applying a
+    decision and running everything that follows up to the next prompt."""
 
-    NOT_COMMANDED = "not commanded"
-    ORDERED = "ordered"
-    FROZEN = "frozen"
-    HELD_BACK = "held back"
-
-
-class Game:
     def __init__(self, rules: Rules, setup: Setup | None = None, *, _empty: bool = False) -> None:
-        self.rules = rules
-        self.setup = setup or Setup()
-        seats = rules.seating.seats
-        self.position = Position(rules.units, rules.seating)
-        self.players = [Player() for _ in seats]
-        self.cards: list[str] = []  # card id -> card name
-        # The variable piles of each Supply, once chosen, and what is left in each Supply.
-        more = [list(p) for p in self.setup.more_piles]
-        self.pile_lists: list[list[str]] = [list(self.setup.piles), *more]
-        while len(self.pile_lists) < self.setup.supply_count:
-            self.pile_lists.append([])
-        self.supplies: list[dict[str, int]] = [{} for _ in self.pile_lists]
-        self.trash: list[int] = []
-        self.turn = 0
-        self.active = rules.first_seat()
-        self.this_turn = TurnState(phase="setup", orders=0, actions=0, buys=0)
-        self.order_lock = [FROZEN_NONE for _ in seats]  # Wish: no Order cards on that turn
-        self.stack: list[Frame] = []
-        self.chance: dict[str, Any] | None = None
-        self.next_uid = 1
-        self.over = False
-        self.winner: int | None = None  # winning side; None with over=True is a draw
-        self.log: list[str] = []
-        # What a variant's rules keep besides (docs/plugins.md), by namespace: hashed and saved.
-        self.packs: dict[str, Any] = {name: kind() for name, kind in rules.states.items()}
-        self._legal: dict[Decision, Any] | None = None
+        super().__init__(rules, setup)
         if not _empty:
             self._start()
 
@@ -190,11 +91,6 @@ class Game:
         """Every decision the prompted seat may take now, in a fixed order."""
         return list(self._legal_map())
 
-    def offer(self, options: dict[Decision, Any]) -> None:
-        """A step that has just listed its options: they are the legal decisions until the
-        next apply (saves listing them twice)."""
-        self._legal = options
-
     def is_legal(self, decision: Decision) -> bool:
         return tuple(decision) in self._legal_map()
 
@@ -223,30 +119,28 @@ class Game:
         return hashlib.sha256(canonical(self.to_json())).hexdigest()
 
     def to_json(self) -> dict[str, Any]:
-        from .snapshot import to_json
-
-        return to_json(self)
+        return snapshot.to_json(self)
 
     @classmethod
     def from_json(cls, rules: Rules, data: dict[str, Any]) -> Game:
-        from .snapshot import from_json
-
-        return from_json(rules, data)
+        """The game in an explicit state (docs/state.md), run on to its next prompt."""
+        game = cls(rules, snapshot.setup_of(data), _empty=True)
+        snapshot.load(game, rules, data)
+        game._run()
+        return game
 
     def view(self, seat: int) -> dict[str, Any]:
-        from .snapshot import view
-
-        return view(self, seat)
+        """What ``seat`` may see (:func:`snapshot.view`), with the prompt, and the legal
+        decisions when they are its own."""
+        seen = snapshot.view(self, self.rules, seat)
+        prompt = self.prompt()
+        seen["prompt"] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text}
+        if prompt.seat == seat:
+            seen["legal"] = [decision_text(d) for d in self.legal()]
+        return seen
 
     def clone(self) -> Game:
         return Game.from_json(self.rules, self.to_json())
-
-    def pack_state(self, kind: type[T]) -> T:
-        """The state of type ``kind`` that the variant's rules keep (``Rules.states``)."""
-        for state in self.packs.values():
-            if isinstance(state, kind):
-                return state
-        raise KeyError(f"this game's rules keep no {kind.__name__}")
 
     # ================================================================ turn flow
 
@@ -262,39 +156,6 @@ class Game:
         frames.append(Frame("#begin", 0, self.active, "system"))
         self.stack = list(reversed(frames))
         self._run()
-
-    def begin_turn(self, seat: int) -> None:
-        self.turn += 1
-        self.active = seat
-        self.position.to_move = seat
-        self.this_turn = TurnState()
-        for _, unit in self.position.units():
-            if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
-                unit.uncapturable = False
-            if unit.owner == seat:
-                unit.frozen = status_at_turn_start(unit.frozen)
-        self.order_lock[seat] = status_at_turn_start(self.order_lock[seat])
-        self.note(f"turn {self.turn}: {self.seat_name(seat)}")
-        self.rules.turn_started(self, seat)
-
-    def end_turn(self) -> None:
-        """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
-        seat = self.active
-        for _, unit in self.position.units():
-            if unit.owner == seat:
-                unit.frozen = status_at_turn_end(unit.frozen)
-        self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
-        self.rules.turn_ended(self, seat)
-        self.begin_turn(self.rules.next_seat(self, seat))
-
-    def check_outcome(self) -> bool:
-        over, winner = self.rules.outcome(self)
-        if over:
-            self.over, self.winner = True, winner
-            self.stack = []
-            self.this_turn.phase = "over"
-            self.note("the game is drawn" if winner is None else f"{self.side_name(winner)} wins")
-        return over
 
     def _run(self) -> None:
         """Carry out everything that needs no decision, up to the next prompt."""
@@ -393,59 +254,9 @@ class Game:
         held = hand.pop(position)
         try:
             probe = Frame(card.name, index, seat, kind)
-            steps = card.effects[index].steps
-            return any(step.counts and step.possible(self, probe) for step in steps)
+            return any(step.counts and step.possible(self, probe) for step in self._steps(probe))
         finally:
             hand.insert(position, held)
-
-    def unit_orders(
-        self, seat: int, *, as_order: bool = True, units: Iterable[int] | None = None
-    ) -> list[UnitMove]:
-        """Marches and attacks by normal rules of the units ``seat`` may command."""
-        out: list[UnitMove] = []
-        squares = units if units is not None else range(64)
-        occ_cache: dict[int, list[int]] = {}
-        for sq in squares:
-            unit = self.position.board[sq]
-            if unit is None or not self.can_order(seat, unit, as_order):
-                continue
-            occ = occ_cache.get(unit.owner)
-            if occ is None:
-                occ = occ_cache[unit.owner] = self.position.occupancy(unit.owner)
-            out.extend(unit.kind.moves(occ, sq, self.rules.seating.forward(unit.owner)))
-        return out
-
-    def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
-        return self._order_refusal(seat, unit, as_order, own) is None
-
-    def _order_refusal(self, seat: int, unit: Unit, as_order: bool, own: bool) -> Refusal | None:
-        """What keeps ``unit`` from ``seat``'s order (``as_order``) or card, if anything: the
-        one rule behind :meth:`can_order` and :meth:`why_not_command`. ``own``: the unit must be
-        one ``seat`` commands (not for False Orders)."""
-        if own and not self.rules.may_command(self, seat, unit, as_order):
-            return Refusal.NOT_COMMANDED
-        if not as_order:
-            return None
-        if unit.uid in self.this_turn.ordered:
-            return Refusal.ORDERED
-        if unit.frozen_now:
-            return Refusal.FROZEN
-        if self.rules.held_back(self, unit) is not None:
-            return Refusal.HELD_BACK
-        return None
-
-    def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
-        """The unit types in the Barracks; for an order, less those an order put back there
-        this turn (a unit takes one order a turn)."""
-        kinds = self.position.barracks[seat]
-        recalled = self.this_turn.recalled
-        if not as_order or not recalled:
-            return distinct(kinds)
-        return [k for k in distinct(kinds) if kinds.count(k) > recalled.count(k.name)]
-
-    def hand_names(self, seat: int) -> list[str]:
-        """The different card names in a hand, in hand order."""
-        return distinct(self.cards[c] for c in self.players[seat].hand)
 
     # ================================================================ applying phase decisions
 
@@ -509,165 +320,6 @@ class Game:
         many = f"{card.train_count} {kind.name}s" if card.train_count > 1 else f"a {kind.name}"
         self.note(f"{self.seat_name(seat)}: trains {many} with {name}")
 
-    # ================================================================ supplies
-
-    @property
-    def piles(self) -> list[str]:
-        """The first Supply's variable piles (the only Supply of the base game)."""
-        return self.pile_lists[0]
-
-    @property
-    def supply(self) -> dict[str, int]:
-        """The Supply the seat whose turn it is buys from."""
-        return self.supply_for(self.active)
-
-    def supply_for(self, seat: int) -> dict[str, int]:
-        return self.supplies[self.rules.supply_index(self, seat)]
-
-    def game_cards(self) -> list[str]:
-        """Every card of this game: the starting cards, then each Supply's piles."""
-        return distinct([*self.starter_names(), *self.supply_names()])
-
-    def supply_names(self) -> list[str]:
-        """Every pile of every Supply, as chosen at setup (sold out or not)."""
-        return distinct(n for supply in self.supplies for n in supply)
-
-    # ================================================================ primitives used by steps
-
-    def new_card(self, name: str) -> int:
-        self.cards.append(name)
-        return len(self.cards) - 1
-
-    def card_type(self, name: str) -> CardType:
-        return self.rules.cards.get(name)
-
-    def cost(self, name: str) -> int:
-        return max(0, self.card_type(name).cost - self.this_turn.discount)
-
-    def take_from_hand(self, seat: int, name: str) -> int:
-        hand = self.players[seat].hand
-        for i, cid in enumerate(hand):
-            if self.cards[cid] == name:
-                return hand.pop(i)
-        raise IllegalDecision(f"there is no {name} in the hand")
-
-    def gain(self, seat: int, name: str) -> None:
-        self.supply_for(seat)[name] -= 1
-        self.players[seat].discard.append(self.new_card(name))
-
-    def deck_ready(self, seat: int) -> bool | None:
-        """Is there a top card to draw or reveal? True; False when deck and discard pile are
-        both empty; None when the discard pile must be shuffled into a deck first (a chance
-        prompt is now pending)."""
-        player = self.players[seat]
-        if player.deck:
-            return True
-        if not player.discard:
-            return False
-        self.chance = {"kind": "shuffle", "seat": seat}
-        return None
-
-    def draw_one(self, seat: int) -> bool | None:
-        """Draw a card: as :meth:`deck_ready`, and the card is in the hand when True."""
-        ready = self.deck_ready(seat)
-        if ready:
-            player = self.players[seat]
-            player.hand.append(player.deck.pop(0))
-        return ready
-
-    def place(self, unit: Unit, sq: int) -> Unit:
-        if not unit.uid:
-            unit.uid = self.next_uid
-            self.next_uid += 1
-        self.position.board[sq] = unit
-        return unit
-
-    def unit_at(self, sq: int) -> Unit:
-        unit = self.position.board[sq]
-        assert unit is not None
-        return unit
-
-    def mark_ordered(self, unit: Unit) -> None:
-        if unit.uid not in self.this_turn.ordered:
-            self.this_turn.ordered.append(unit.uid)
-
-    def capture(self, sq: int) -> None:
-        unit = self.unit_at(sq)
-        self.position.board[sq] = None
-        if unit.kind.returns_to_barracks:
-            self.position.barracks[unit.owner].append(unit.kind)
-            self.note(f"{self.seat_name(unit.owner)}: {unit.kind.name} returns to its Barracks")
-
-    def perform(self, move: UnitMove, seat: int, *, as_order: bool, promote: bool = True) -> Unit:
-        """Carry out a march, swap or attack found by move generation."""
-        board = self.position.board
-        unit = self.unit_at(move.frm)
-        if as_order:
-            self.mark_ordered(unit)
-        # The news names who moved it, and whose it is when that is someone else (False
-        # Orders; a partner ordering a shared Sovereign).
-        whose = "" if unit.owner == seat else f"{self.seat_name(unit.owner)}'s "
-        words = f"{self.seat_name(seat)}: {whose}{unit.kind.name} {square_name(move.frm)}"
-        if move.kind == "swap":
-            other = self.unit_at(move.to)
-            board[move.frm], board[move.to] = other, unit
-            if as_order:  # both units moved (the team game shields each)
-                self.this_turn.order_moved += [unit.uid, other.uid]
-            self.note(f"{words} swaps with {other.kind.name} {square_name(move.to)}")
-            return unit
-        names = [self.unit_at(c).kind.name for c in move.captures]
-        for sq in move.captures:
-            self.capture(sq)
-        if move.to != move.frm:  # an Oracle attacks without moving
-            board[move.frm], board[move.to] = None, unit
-            if as_order:
-                self.this_turn.order_moved.append(unit.uid)
-        action = f" captures {', '.join(names)}" if names else ""
-        self.note(f"{words}-{square_name(move.to)}{action}")
-        if (
-            promote
-            and unit.kind.is_foot
-            and self.position.is_last_rank(move.to, unit.owner)
-            and self.promotion_choices(unit)
-        ):
-            promote_frame = Frame("#promote", 0, unit.owner, "system")
-            promote_frame.put(PROMOTING, move.to)
-            self.stack.append(promote_frame)
-        return unit
-
-    def promotion_choices(self, unit: Unit) -> list[str]:
-        """Types a promoting unit may become (besides staying as it is): what the Supply's
-        cards train, every pile chosen at setup (sold out or not), not the starting cards."""
-        names = []
-        for card_name in self.supply_names():
-            trains = self.card_type(card_name).trains
-            if trains and trains not in names and trains != unit.kind.name:
-                names.append(trains)
-        return names
-
-    def starter_names(self) -> list[str]:
-        return distinct(self.setup.deck_list())
-
-    def deploy(self, seat: int, kind_name: str, sq: int, *, as_order: bool) -> Unit:
-        kind = self.rules.units.get(kind_name)
-        self.position.barracks[seat].remove(kind)
-        unit = self.place(Unit(kind, seat), sq)
-        if as_order:
-            self.mark_ordered(unit)
-        self.note(f"{self.seat_name(seat)}: deploys {kind.name} on {square_name(sq)}")
-        return unit
-
-    def note(self, text: str) -> None:
-        self.log.append(text)
-
-    def seat_name(self, seat: int) -> str:
-        return self.rules.seat_name(seat)
-
-    def side_name(self, side: int) -> str:
-        from .seats import COLOURS
-
-        return COLOURS[side]
-
     # ================================================================ chance
 
     def _apply_chance(self, decision: Decision) -> None:
@@ -722,40 +374,6 @@ class Game:
         else:
             reason = self._why_not_in_phase(decision)
         return reason or self._why_not_listed(decision, legal)
-
-    def why_not_command(
-        self, seat: int, sq: int, as_order: bool, *, own: bool = True
-    ) -> str | None:
-        """Why the unit on ``sq`` cannot take ``seat``'s order (``as_order``) or card, or None
-        when it can. ``own``: the unit must be one ``seat`` commands (not for False Orders)."""
-        unit = self.position.board[sq]
-        if unit is None:
-            return f"There is no unit on {square_name(sq)}"
-        refusal = self._order_refusal(seat, unit, as_order, own)
-        name = f"The {unit.kind.name} on {square_name(sq)}"
-        if refusal is Refusal.NOT_COMMANDED:
-            return f"{name} {self.rules.why_not_command(self, seat, unit, as_order)}"
-        if refusal is Refusal.ORDERED:
-            return f"{name} has already had an order this turn"
-        if refusal is Refusal.FROZEN:
-            return f"{name} cannot take orders this turn"
-        if refusal is Refusal.HELD_BACK:
-            return f"{name} {self.rules.held_back(self, unit)}"
-        return None
-
-    def why_not_deploy(self, seat: int, decision: Decision, *, as_order: bool) -> str | None:
-        """Why ``seat`` cannot deploy the unit ``deploy KIND [SQUARE]`` names, or None when the
-        Barracks holds one that may be deployed (the squares are the caller's to check)."""
-        if len(decision) not in (2, 3):
-            return "A deploy names a unit and a square, like `deploy Pawn e2`"
-        if decision[1] not in self.rules.units:
-            return f"There is no unit called {decision[1]!r}"
-        kind = self.rules.units.get(decision[1])
-        if kind not in self.position.barracks[seat]:
-            return f"Your Barracks has no {kind.name}"
-        if kind not in self.distinct_barracks(seat, as_order=as_order):
-            return f"The {kind.name} put back in your Barracks this turn has had its order"
-        return None
 
     def _why_not_in_phase(self, decision: Decision) -> str | None:
         verb, seat, phase = decision[0], self.active, self.this_turn.phase
@@ -869,11 +487,12 @@ class Game:
     # ================================================================ steps
 
     def _steps(self, frame: Frame) -> tuple[EffectStep, ...]:
-        from .steps import SYSTEM_STEPS
-
         if frame.card.startswith("#"):
             return SYSTEM_STEPS[frame.card]
-        return self.card_type(frame.card).effects[frame.effect].steps
+        steps = self.card_type(frame.card).effects[frame.effect].steps
+        # cards.py, below the steps, knows a card's steps only by the keys they share
+        # (cards.SharesKeys); every step a card is made of is an EffectStep.
+        return cast("tuple[EffectStep, ...]", steps)
 
     def _step(self, frame: Frame) -> EffectStep:
         return self._steps(frame)[frame.pc]
@@ -886,15 +505,6 @@ def _square_or_none(name: str) -> int | None:
         return None
 
 
-def distinct(items: Iterable[T]) -> list[T]:
-    """The items without repeats, in first-seen order (never set order: determinism)."""
-    out: list[T] = []
-    for item in items:
-        if item not in out:
-            out.append(item)
-    return out
-
-
 def canonical(data: Any) -> bytes:
     """The bytes a state hash is taken over: MessagePack of the explicit state, whose maps the
     engine always writes with their keys in one fixed order (never from set or input order)."""
@@ -902,13 +512,4 @@ def canonical(data: Any) -> bytes:
     return packed
 
 
-__all__ = [
-    "CHANCE",
-    "Frame",
-    "Game",
-    "Moment",
-    "Player",
-    "Prompt",
-    "SHUFFLE_VERSION",
-    "STATE_VERSION",
-]
+__all__ = ["CHANCE", "Game", "Moment", "Prompt"]

@@ -15,10 +15,11 @@ from typing import IO, Any
 
 from .. import __version__
 from .decisions import Decision, IllegalDecision, decision_text, parse_decision
-from .game import CHANCE, STATE_VERSION, Game
+from .game import CHANCE, Game
 from .rules import Rules
 from .setup import Setup
 from .shuffle import SHUFFLE_VERSION
+from .snapshot import STATE_VERSION
 
 FORMAT = "crownp2p-record"
 RECORD_VERSION = 1

@@ -1,30 +1,30 @@
 """The game's full state as plain JSON data, and what one seat may see of it.
 
 ``to_json`` is the explicit state (docs/state.md): a test or the engine protocol can start a
-game from any situation with ``from_json``. Card zones are written as card names; the engine's
-card ids are only positions and are assigned again on loading. The hash covers this form.
+game from any situation with ``Game.from_json``, which fills a fresh game with ``load``. Card
+zones are written as card names; the engine's card ids are only positions and are assigned
+again on loading. The hash covers this form. Everything here works on the game's data
+(state.py), given the rules: the engine is built on this module, never the other way round.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import parse_square, square_name
 from .plain import from_plain, plain
 from .position import Position, PositionError, Unit
+from .rules import Rules
 from .setup import Setup
+from .state import Frame, GameState, Player
 from .turn import TurnState
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .rules import Rules
-
+# The version of this form: a change that alters what is hashed bumps it (docs/state.md).
+STATE_VERSION = 2
 ZONES = ("deck", "hand", "discard", "in_play")
 
 
-def to_json(g: Game) -> dict[str, Any]:
-    from .game import STATE_VERSION
-
+def to_json(g: GameState) -> dict[str, Any]:
     return {
         "version": STATE_VERSION,
         "setup": g.setup.to_json(),
@@ -59,12 +59,14 @@ def to_json(g: Game) -> dict[str, Any]:
     }
 
 
-def from_json(rules: Rules, data: dict[str, Any]) -> Game:
-    """Build a game from an explicit state. Missing fields take their value at the start of a
-    turn; ``fen`` may stand in for ``board`` and ``barracks``."""
-    from .game import Frame, Game, Player
+def setup_of(data: dict[str, Any]) -> Setup:
+    """The setup an explicit state was made with (the state is loaded into a game of it)."""
+    return Setup.from_json(data.get("setup", {"piles": []}))
 
-    g = Game(rules, Setup.from_json(data.get("setup", {"piles": []})), _empty=True)
+
+def load(g: GameState, rules: Rules, data: dict[str, Any]) -> None:
+    """Fill ``g``, fresh from ``setup_of(data)``, with an explicit state. Missing fields take
+    their value at the start of a turn; ``fen`` may stand in for ``board`` and ``barracks``."""
     if "piles" in data:
         piles = data["piles"]
         if piles and all(isinstance(p, str) for p in piles):
@@ -123,13 +125,12 @@ def from_json(rules: Rules, data: dict[str, Any]) -> Game:
     g.winner = data.get("winner")
     packs = data.get("packs", {})
     g.packs = {name: from_plain(kind, packs.get(name, {})) for name, kind in rules.states.items()}
-    g._run()
-    return g
 
 
-def view(g: Game, seat: int) -> dict[str, Any]:
+def view(g: GameState, rules: Rules, seat: int) -> dict[str, Any]:
     """What ``seat`` may see: its own hand (and allies' if the rules allow), every other hand
-    only as a count, deck sizes but not their order, and everything public."""
+    only as a count, deck sizes but not their order, and everything public. (The engine adds
+    the prompt and, for the seat to decide, the legal decisions: ``Game.view``.)"""
     full = to_json(g)
     players = []
     for other, p in enumerate(full["players"]):
@@ -139,19 +140,13 @@ def view(g: Game, seat: int) -> dict[str, Any]:
             "discard": p["discard"],
             "in_play": p["in_play"],
         }
-        if g.rules.sees_hand(seat, other):
+        if rules.sees_hand(seat, other):
             entry["hand"] = p["hand"]
         players.append(entry)
     full["players"] = players
     turn = full["this_turn"]
     turn["glimpses"] = [x for x in turn["glimpses"] if x[0] == seat]
     full["seat"] = seat
-    prompt = g.prompt()
-    full["prompt"] = {"seat": prompt.seat, "kind": prompt.kind, "text": prompt.text}
-    if prompt.seat == seat:
-        from .decisions import decision_text
-
-        full["legal"] = [decision_text(d) for d in g.legal()]
     # Mid-card state may name cards drawn into a hand (Wish) or being revealed; keep only what
     # is public about the stack.
     full["stack"] = [

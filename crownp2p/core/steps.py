@@ -1,6 +1,6 @@
 """The primitives card effects are made of.
 
-A card effect is a tuple of steps; the game runs them in order inside a :class:`~.game.Frame`.
+A card effect is a tuple of steps; the game runs them in order inside a :class:`~.state.Frame`.
 Each step either does its work at once (``enter`` returns True) or waits for a decision: then
 ``options`` lists every legal decision, and ``choose`` applies one (returning True when the step
 is finished, False to ask again, as Onslaught does for each of its units). Steps keep what later
@@ -19,18 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import parse_square, square_name
 from .decisions import Decision
 from .keys import PROMOTING, TREASURES_BEFORE, Key
+from .mechanics import Mechanics
 from .movement import UnitMove, move_decision
 from .position import FROZEN_NEXT, Unit
+from .state import Frame
 from .unit_rules import BY_THE_RULES, Aftermath, Destination, Placement, Relocation
 from .units import UnitClass
-
-if TYPE_CHECKING:
-    from .game import Frame, Game
 
 Options = dict[Decision, Any]
 DONE: Decision = ("done",)
@@ -55,17 +54,17 @@ class EffectStep:
     # two deploys) or only restricts the player: it never makes a card worth playing by itself.
     counts = True
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         """Do the automatic part; True when finished, False to wait for a decision."""
         return True
 
-    def options(self, g: Game, f: Frame) -> Options:
+    def options(self, g: Mechanics, f: Frame) -> Options:
         return {}
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         return True
 
-    def possible(self, g: Game, f: Frame) -> bool:
+    def possible(self, g: Mechanics, f: Frame) -> bool:
         """Would this step do something now? (A card is only offered when one of its steps
         would.) Automatic steps say so here; a :class:`Choice` answers from its own choices."""
         return True
@@ -77,15 +76,15 @@ class EffectStep:
     def writes(self) -> tuple[Key[Any], ...]:
         return ()
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         """Why ``decision`` is not one of this step's options, in one sentence; None when the
         step has nothing to add to the game's general reasons."""
         return None
 
-    def decider(self, g: Game, f: Frame) -> int:
+    def decider(self, g: Mechanics, f: Frame) -> int:
         return f.seat
 
-    def describe(self, g: Game, f: Frame) -> str:
+    def describe(self, g: Mechanics, f: Frame) -> str:
         name = f.card if not f.card.startswith("#") else f.card[1:]
         return f"{name}: {self.text}" if self.text else name
 
@@ -96,23 +95,23 @@ class Choice(EffectStep):
 
     optional = False
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         raise NotImplementedError
 
-    def options(self, g: Game, f: Frame) -> Options:
+    def options(self, g: Mechanics, f: Frame) -> Options:
         opts = self.choices(g, f)
         if opts and self.optional:
             opts[DONE] = DONE
         return opts
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         opts = self.options(g, f)
         if not opts:
             return True
         g.offer(opts)  # the prompt that follows lists exactly these
         return False
 
-    def possible(self, g: Game, f: Frame) -> bool:
+    def possible(self, g: Mechanics, f: Frame) -> bool:
         # The one rule: a choice is possible when it has something to choose.
         return bool(self.choices(g, f))
 
@@ -127,14 +126,14 @@ class Plus(EffectStep):
     buys: int = 0
     gold: int = 0
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         g.this_turn.orders += self.orders
         g.this_turn.actions += self.actions
         g.this_turn.buys += self.buys
         g.this_turn.gold += self.gold
         return True
 
-    def possible(self, g: Game, f: Frame) -> bool:
+    def possible(self, g: Mechanics, f: Frame) -> bool:
         return bool(self.orders or self.actions or self.buys or self.gold)
 
 
@@ -149,7 +148,7 @@ class Draw(EffectStep):
     def reads(self) -> tuple[Key[Any], ...]:
         return (self.count_var,) if self.count_var else ()
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         if f.has(_DRAWING):
             left = f.value(_DRAWING)
         elif self.hand_size:
@@ -167,7 +166,7 @@ class Draw(EffectStep):
         f.drop(_DRAWING)
         return True
 
-    def possible(self, g: Game, f: Frame) -> bool:
+    def possible(self, g: Mechanics, f: Frame) -> bool:
         p = g.players[f.seat]
         return bool(p.deck or p.discard)
 
@@ -178,7 +177,7 @@ class Discount(EffectStep):
 
     amount: int = 1
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         g.this_turn.discount += self.amount
         return True
 
@@ -190,18 +189,18 @@ class GoldPerTreasure(EffectStep):
     def reads(self) -> tuple[Key[Any], ...]:
         return (TREASURES_BEFORE,)
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         g.this_turn.gold += f.get(TREASURES_BEFORE, 0)
         return True
 
 
 def _hand_options(
-    g: Game, seat: int, verb: str, keep: Callable[[str], bool] = lambda name: True
+    g: Mechanics, seat: int, verb: str, keep: Callable[[str], bool] = lambda name: True
 ) -> Options:
     return {(verb, n): n for n in g.hand_names(seat) if keep(n)}
 
 
-def _why_not_in_hand(g: Game, f: Frame, decision: Decision) -> str | None:
+def _why_not_in_hand(g: Mechanics, f: Frame, decision: Decision) -> str | None:
     """A card step's decision names a card the hand does not hold."""
     if len(decision) != 2 or decision == DONE:
         return None
@@ -233,7 +232,7 @@ class DiscardCards(Choice):
     def optional(self) -> bool:  # type: ignore[override]
         return self.up_to
 
-    def describe(self, g: Game, f: Frame) -> str:
+    def describe(self, g: Mechanics, f: Frame) -> str:
         left = self.count - f.get(self.var, 0)
         more = "up to " if self.up_to else ""
         return (
@@ -242,18 +241,18 @@ class DiscardCards(Choice):
             else super().describe(g, f)
         )
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         if f.get(self.var, 0) >= self.count:
             return True
         return Choice.enter(self, g, f)
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         return _hand_options(g, f.seat, "discard")
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         return _why_not_in_hand(g, f, decision)
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision == DONE:
             f.put(self.var, f.get(self.var, 0))
             return True
@@ -272,13 +271,13 @@ class Topdeck(Choice):
     kind = "topdeck"
     text = "put a card from your hand on top of your deck"
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         return _hand_options(g, f.seat, "topdeck")
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         return _why_not_in_hand(g, f, decision)
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision != DONE:
             g.players[f.seat].deck.insert(0, g.take_from_hand(f.seat, payload))
             g.note(f"{g.seat_name(f.seat)}: puts a card on top of their deck")
@@ -297,7 +296,7 @@ class TrashFromHand(Choice):
     def text(self) -> str:  # type: ignore[override]
         return f"trash a {'training ' if self.training_only else ''}card from your hand"
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         keep = (
             (lambda n: g.card_type(n).is_training_card) if self.training_only else (lambda n: True)
         )
@@ -306,13 +305,13 @@ class TrashFromHand(Choice):
     def writes(self) -> tuple[Key[Any], ...]:
         return (TRASHED_COST, MORPH_INTO)
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         reason = _why_not_in_hand(g, f, decision)
         if reason is None and self.training_only and len(decision) == 2:
             return f"{f.card} trashes only a training card: {decision[1]} trains no unit"
         return reason
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         card = g.card_type(payload)
         g.trash.append(g.take_from_hand(f.seat, payload))
         f.put(TRASHED_COST, g.cost(payload))
@@ -352,14 +351,14 @@ class GainCard(Choice):
             return f.value(TRASHED_COST) + self.plus if f.has(TRASHED_COST) else None
         return self.limit
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         limit = self._limit(f)
         if limit is None:
             return {}
         supply = g.supply_for(f.seat)
         return {("gain", n): n for n, left in supply.items() if left > 0 and g.cost(n) <= limit}
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if len(decision) != 2 or decision[1] not in g.rules.cards:
             return None
         name, limit = g.card_type(decision[1]).name, self._limit(f)
@@ -372,7 +371,7 @@ class GainCard(Choice):
             return f"{f.card} gains a card costing up to {limit}: {name} costs {g.cost(name)}"
         return None
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         g.gain(f.seat, payload)
         g.note(f"{g.seat_name(f.seat)}: gains {payload}")
         return True
@@ -395,7 +394,7 @@ def _named_square(decision: Decision, at: int) -> int | None:
         return None
 
 
-def _unit_named(g: Game, decision: Decision) -> tuple[int, Unit] | None:
+def _unit_named(g: Mechanics, decision: Decision) -> tuple[int, Unit] | None:
     sq = _named_square(decision, 1)
     unit = None if sq is None else g.position.board[sq]
     return None if sq is None or unit is None else (sq, unit)
@@ -442,7 +441,7 @@ class OrderUnit(Choice):
     def writes(self) -> tuple[Key[Any], ...]:
         return (self.remember,) if self.remember else ()
 
-    def _units(self, g: Game, f: Frame) -> list[int]:
+    def _units(self, g: Mechanics, f: Frame) -> list[int]:
         board = g.position.board
         if self.same:
             sq = f.get(self.same, -1)
@@ -463,10 +462,10 @@ class OrderUnit(Choice):
         return out
 
     @staticmethod
-    def _is_target(g: Game, f: Frame, unit: Unit) -> bool:
+    def _is_target(g: Mechanics, f: Frame, unit: Unit) -> bool:
         return not unit.kind.is_sovereign and g.rules.seating.are_enemies(f.seat, unit.owner)
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         opts: Options = {}
         pos = g.position
         for sq in self._units(g, f):
@@ -487,7 +486,7 @@ class OrderUnit(Choice):
                 opts[move_decision(m)] = m
         return opts
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if len(decision) != 3 or decision[0] not in MOVE_VERBS:
             return None
         if decision[0] == "attack" and not self.attack:
@@ -514,7 +513,7 @@ class OrderUnit(Choice):
                 return f"{f.card} moves it only{self.dest.text}"
         return reason
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         move: UnitMove = payload
         unit = g.perform(move, f.seat, as_order=f.as_order)
         if self.after is not None:
@@ -544,7 +543,7 @@ class Deploy(Choice):
     def counts(self) -> bool:  # type: ignore[override]
         return not self.again
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         opts: Options = {}
         for kind in g.distinct_barracks(f.seat, as_order=f.as_order):
             if self.cls is not None and not kind.has(self.cls):
@@ -556,7 +555,7 @@ class Deploy(Choice):
                 opts[("deploy", kind.name, square_name(sq))] = (kind.name, sq)
         return opts
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if decision[0] != "deploy":
             return None
         reason = g.why_not_deploy(f.seat, decision, as_order=f.as_order)
@@ -571,7 +570,7 @@ class Deploy(Choice):
         squares = ", ".join(square_name(s) for s in where)
         return f"{f.card} deploys{self.where.text or ' by the usual rules'}: on {squares}"
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         g.deploy(f.seat, payload[0], payload[1], as_order=f.as_order)
         return True
 
@@ -590,7 +589,7 @@ class Onslaught(Choice):
     def text(self) -> str:  # type: ignore[override]
         return f"march or deploy up to {self.count} {self.cls.value} units, one at a time"
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         if f.get(_MOVED, 0) >= self.count:
             return {}
         opts: Options = {}
@@ -604,7 +603,7 @@ class Onslaught(Choice):
                     opts[("deploy", kind.name, square_name(sq))] = ("deploy", kind.name, sq)
         return opts
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if decision[0] == "deploy":
             reason = g.why_not_deploy(f.seat, decision, as_order=True)
             if reason is None and not g.rules.units.get(decision[1]).has(self.cls):
@@ -619,7 +618,7 @@ class Onslaught(Choice):
             return f"{f.card} orders only {self.cls.value} units"
         return None if found is None else g.why_not_command(f.seat, found[0], as_order=True)
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision == DONE:
             f.drop(_MOVED)
             return True
@@ -633,14 +632,14 @@ class Onslaught(Choice):
             return True
         return False
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         if Choice.enter(self, g, f):
             f.drop(_MOVED)
             return True
         return False
 
 
-def _relocate(g: Game, frm: int, to: int, as_order: bool) -> None:
+def _relocate(g: Mechanics, frm: int, to: int, as_order: bool) -> None:
     """Move a unit ignoring its movement rules (a card's "move"): no capture, no promotion."""
     board = g.position.board
     unit = board[frm]
@@ -670,7 +669,7 @@ class MoveUnit(Choice):
     def reads(self) -> tuple[Key[Any], ...]:
         return self.rule.reads()
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         seat = f.seat
         mine = [sq for sq, u in g.position.units() if g.can_order(seat, u, f.as_order)]
         return {
@@ -678,14 +677,14 @@ class MoveUnit(Choice):
             for sq, t in self.rule.moves(g, f, mine)
         }
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         found = _unit_named(g, decision) if decision[0] == "move" else None
         if found is None:
             return None
         reason = g.why_not_command(f.seat, found[0], f.as_order)
         return reason or f"{f.card}: {self.rule.text}"
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         _relocate(g, payload[0], payload[1], f.as_order)
         return True
 
@@ -705,7 +704,7 @@ class Morph(Choice):
     def reads(self) -> tuple[Key[Any], ...]:
         return (MORPH_INTO,)
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         if not f.has(MORPH_INTO):  # the trashed card trains no unit (or none was trashed)
             return {}
         opts: Options = {}
@@ -717,13 +716,13 @@ class Morph(Choice):
             opts[("morph", "barracks", kind.name)] = ("barracks", kind.name)
         return opts
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if len(decision) == 2 and self.barracks_only:
             return f"{f.card} morphs only a unit in your Barracks"
         found = _unit_named(g, decision) if len(decision) == 2 else None
         return None if found is None else g.why_not_command(f.seat, found[0], f.as_order)
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         into = g.rules.units.get(f.value(MORPH_INTO))
         f.drop(MORPH_INTO)
         if payload[0] == "board":
@@ -750,7 +749,7 @@ class SwapShared(Choice):
     kind = "swap"
     text = "swap two of your units that share a class (one may be in your Barracks)"
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         seat = f.seat
         mine = [(sq, u) for sq, u in g.position.units() if g.can_order(seat, u, f.as_order)]
         opts: Options = {}
@@ -763,7 +762,7 @@ class SwapShared(Choice):
                     opts[("swap", square_name(a), kind.name)] = ("barracks", a, kind.name)
         return opts
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         board = g.position.board
         if payload[0] == "board":
             _, a, b = payload
@@ -792,14 +791,14 @@ class ProtectSovereigns(Choice):
     text = "choose Sovereigns that cannot be captured until your next turn"
     optional = True
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         return {
             ("protect", square_name(sq)): sq
             for sq, u in g.position.units()
             if u.kind.is_sovereign and not u.uncapturable and g.can_order(f.seat, u, f.as_order)
         }
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision == DONE:
             return True
         unit = g.unit_at(payload)
@@ -816,7 +815,7 @@ class LockOrderCards(EffectStep):
 
     counts = False  # a restriction, never a reason to play the card
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         g.order_lock[f.seat] |= FROZEN_NEXT  # a lock on the rest of this turn stays
         return True
 
@@ -835,17 +834,17 @@ class ChooseOpponent(Choice):
     def writes(self) -> tuple[Key[Any], ...]:
         return (OPPONENT,)
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         opponents = g.rules.opponents(f.seat)
         if len(opponents) == 1:
             f.put(OPPONENT, opponents[0])
             return True
         return Choice.enter(self, g, f)
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         return {("target", str(s)): s for s in g.rules.opponents(f.seat)}
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         f.put(OPPONENT, payload)
         return True
 
@@ -859,7 +858,7 @@ class LookAtHand(EffectStep):
     def reads(self) -> tuple[Key[Any], ...]:
         return (OPPONENT,)
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         opponent = f.value(OPPONENT)
         names = sorted(g.cards[c] for c in g.players[opponent].hand)
         g.this_turn.glimpses.setdefault(f.seat, {})[opponent] = names
@@ -877,7 +876,7 @@ class RevealTopCard(Choice):
     def reads(self) -> tuple[Key[Any], ...]:
         return (OPPONENT,)
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         opponent = f.value(OPPONENT)
         ready = g.deck_ready(opponent)
         if not ready:
@@ -889,20 +888,20 @@ class RevealTopCard(Choice):
             g.note(f"{g.seat_name(opponent)}: reveals {top}")
         return Choice.enter(self, g, f)
 
-    def possible(self, g: Game, f: Frame) -> bool:
+    def possible(self, g: Mechanics, f: Frame) -> bool:
         # The choice comes after the reveal (and perhaps a reshuffle) its enter makes: the step
         # can act when the chosen opponent, or before the choice any, has a card to reveal.
         aimed = [f.value(OPPONENT)] if f.has(OPPONENT) else g.rules.opponents(f.seat)
         return any(g.players[o].deck or g.players[o].discard for o in aimed)
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         p = g.players[f.value(OPPONENT)] if f.has(OPPONENT) else None
         if p is None or not p.deck:
             return {}
         top = g.cards[p.deck[0]]
         return {("trash", top): "trash", ("keep", top): "keep"}
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         opponent = f.value(OPPONENT)
         f.drop(OPPONENT)
         f.drop(_REVEALED)
@@ -920,15 +919,15 @@ class WishFor(Choice):
     kind = "name"
     text = "name a card to look for in your deck"
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         return {("name", n): n for n in g.game_cards()}
 
-    def why_not(self, g: Game, f: Frame, decision: Decision) -> str | None:
+    def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if len(decision) == 2 and decision[0] == "name":
             return f"{decision[1]} is no card of this game: name one of its cards"
         return None
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         p = g.players[f.seat]
         while p.deck:
             cid = p.deck.pop(0)
@@ -956,17 +955,17 @@ class Promote(Choice):
     def reads(self) -> tuple[Key[Any], ...]:
         return (PROMOTING,)
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         unit = g.position.board[f.value(PROMOTING)]
         if unit is None:
             return {}
         names = [unit.kind.name, *g.promotion_choices(unit)]
         return {("promote", n): n for n in names}
 
-    def describe(self, g: Game, f: Frame) -> str:
+    def describe(self, g: Mechanics, f: Frame) -> str:
         return f"promote the unit on {square_name(f.value(PROMOTING))}, or keep it as it is"
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         unit = g.unit_at(f.value(PROMOTING))
         if payload != unit.kind.name:
             g.note(f"{g.seat_name(unit.owner)}: promotes the {unit.kind.name} to {payload}")
@@ -975,7 +974,7 @@ class Promote(Choice):
 
 
 class _SetupSupply(EffectStep):
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         short = any(len(p) < g.setup.fill_piles for p in g.pile_lists)
         if short and not f.has(_CHOSEN):
             f.put(_CHOSEN, 1)
@@ -988,7 +987,7 @@ class _SetupSupply(EffectStep):
 
 
 class _Shuffle(EffectStep):
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         if f.has(_SHUFFLED):
             f.drop(_SHUFFLED)
             return True
@@ -998,19 +997,19 @@ class _Shuffle(EffectStep):
 
 
 class _BeginFirstTurn(EffectStep):
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         g.begin_turn(g.rules.first_seat())
         return True
 
 
 class _CheckOutcome(EffectStep):
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         g.check_outcome()
         return True
 
 
 class _Cleanup(EffectStep):
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         p = g.players[f.seat]
         p.discard.extend(p.in_play + p.hand)
         p.in_play, p.hand = [], []
@@ -1018,7 +1017,7 @@ class _Cleanup(EffectStep):
 
 
 class _EndTurn(EffectStep):
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         g.end_turn()
         return True
 

@@ -1,8 +1,9 @@
 """What lasts one turn: one value, replaced whole when the next turn begins.
 
-Nothing here is reset field by field: :meth:`Game.begin_turn` makes a fresh :class:`TurnState`,
-so a counter a card adds cannot outlive its turn by a forgotten reset. The defaults are the
-start of a turn, which is also what the explicit-state loader assumes for a missing field.
+Nothing here is reset field by field: :meth:`Mechanics.begin_turn` makes a fresh
+:class:`TurnState`, so a counter a card adds cannot outlive its turn by a forgotten reset. The
+defaults are the start of a turn, which is also what the explicit-state loader assumes for a
+missing field.
 """
 
 from __future__ import annotations

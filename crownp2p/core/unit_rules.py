@@ -10,21 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from .board import adjacent, relative_rank
 from .keys import Key
+from .mechanics import Mechanics
 from .movement import UnitMove
 from .position import Unit
+from .state import Frame
 from .units import UnitClass, UnitType
-
-if TYPE_CHECKING:
-    from .game import Frame, Game
 
 RANK_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
-def own_squares(g: Game, seat: int, cls: UnitClass | None = None) -> list[int]:
+def own_squares(g: Mechanics, seat: int, cls: UnitClass | None = None) -> list[int]:
     """Squares of ``seat``'s own units (of class ``cls``): "one of your ... units"."""
     return [
         sq
@@ -33,7 +32,7 @@ def own_squares(g: Game, seat: int, cls: UnitClass | None = None) -> list[int]:
     ]
 
 
-def empty_around(g: Game, anchors: list[int]) -> list[int]:
+def empty_around(g: Mechanics, anchors: list[int]) -> list[int]:
     board = g.position.board
     return sorted({t for a in anchors for t in adjacent(a) if board[t] is None})
 
@@ -47,7 +46,7 @@ class Placement(Protocol):
     @property
     def text(self) -> str: ...  # "" or " on your first rank": follows "deploy a unit"
 
-    def squares(self, g: Game, seat: int, kind: UnitType) -> list[int]: ...
+    def squares(self, g: Mechanics, seat: int, kind: UnitType) -> list[int]: ...
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,7 @@ class ByTheRules:
 
     text = ""
 
-    def squares(self, g: Game, seat: int, kind: UnitType) -> list[int]:
+    def squares(self, g: Mechanics, seat: int, kind: UnitType) -> list[int]:
         return g.position.deploy_squares(seat, kind)
 
 
@@ -70,7 +69,7 @@ class OnRank:
     def text(self) -> str:
         return f" on your {RANK_WORDS[self.rank]} rank"
 
-    def squares(self, g: Game, seat: int, kind: UnitType) -> list[int]:
+    def squares(self, g: Mechanics, seat: int, kind: UnitType) -> list[int]:
         board, forward = g.position.board, g.rules.seating.forward(seat)
         return [
             sq for sq in range(64) if board[sq] is None and relative_rank(sq, forward) == self.rank
@@ -88,7 +87,7 @@ class NextTo:
         what = "Sovereigns" if self.cls is UnitClass.SOVEREIGN else f"{self.cls.value} units"
         return f" next to one of your {what}"
 
-    def squares(self, g: Game, seat: int, kind: UnitType) -> list[int]:
+    def squares(self, g: Mechanics, seat: int, kind: UnitType) -> list[int]:
         return empty_around(g, own_squares(g, seat, self.cls))
 
 
@@ -112,14 +111,14 @@ class Destination(Protocol):
     @property
     def text(self) -> str: ...  # follows "march your unit"
 
-    def allows(self, g: Game, seat: int, move: UnitMove) -> bool: ...
+    def allows(self, g: Mechanics, seat: int, move: UnitMove) -> bool: ...
 
 
 @dataclass(frozen=True)
 class Unthreatened:
     text = " to a square where no enemy could capture it"
 
-    def allows(self, g: Game, seat: int, move: UnitMove) -> bool:
+    def allows(self, g: Mechanics, seat: int, move: UnitMove) -> bool:
         return not g.position.would_be_threatened(move.frm, move.to)
 
 
@@ -127,7 +126,7 @@ class Unthreatened:
 class NextToOwn:
     text = " to a square touching another of your units"
 
-    def allows(self, g: Game, seat: int, move: UnitMove) -> bool:
+    def allows(self, g: Mechanics, seat: int, move: UnitMove) -> bool:
         board = g.position.board
         return any(
             t != move.frm and (u := board[t]) is not None and g.rules.is_own(g, seat, u)
@@ -145,14 +144,14 @@ class Aftermath(Protocol):
     @property
     def text(self) -> str: ...  # a clause: "; nothing can capture it until your next turn"
 
-    def __call__(self, g: Game, seat: int, move: UnitMove, unit: Unit) -> None: ...
+    def __call__(self, g: Mechanics, seat: int, move: UnitMove, unit: Unit) -> None: ...
 
 
 @dataclass(frozen=True)
 class Uncapturable:
     text = "; nothing can capture it until your next turn"
 
-    def __call__(self, g: Game, seat: int, move: UnitMove, unit: Unit) -> None:
+    def __call__(self, g: Mechanics, seat: int, move: UnitMove, unit: Unit) -> None:
         g.rules.protect(g, seat, unit)
 
 
@@ -160,7 +159,7 @@ class Uncapturable:
 class FreezeUnit:
     text = "; it cannot take orders on its owner's next turn"
 
-    def __call__(self, g: Game, seat: int, move: UnitMove, unit: Unit) -> None:
+    def __call__(self, g: Mechanics, seat: int, move: UnitMove, unit: Unit) -> None:
         unit.freeze()
 
 
@@ -168,7 +167,7 @@ class FreezeUnit:
 class FreezeNeighbours:
     text = "; the units touching the captured one cannot take orders"
 
-    def __call__(self, g: Game, seat: int, move: UnitMove, unit: Unit) -> None:
+    def __call__(self, g: Mechanics, seat: int, move: UnitMove, unit: Unit) -> None:
         for captured in move.captures:
             for t in adjacent(captured):
                 neighbour = g.position.board[t]
@@ -193,7 +192,7 @@ class Relocation(Protocol):
 
     def reads(self) -> tuple[Key[int], ...]: ...
 
-    def moves(self, g: Game, f: Frame, movable: list[int]) -> Iterator[tuple[int, int]]: ...
+    def moves(self, g: Mechanics, f: Frame, movable: list[int]) -> Iterator[tuple[int, int]]: ...
 
 
 @dataclass(frozen=True)
@@ -205,7 +204,7 @@ class NextToRegal:
     def reads(self) -> tuple[Key[int], ...]:
         return ()
 
-    def moves(self, g: Game, f: Frame, movable: list[int]) -> Iterator[tuple[int, int]]:
+    def moves(self, g: Mechanics, f: Frame, movable: list[int]) -> Iterator[tuple[int, int]]:
         regals = own_squares(g, f.seat, UnitClass.REGAL)
         for sq in movable:
             if g.unit_at(sq).kind.is_sovereign:
@@ -223,7 +222,7 @@ class RegalToSafety:
     def reads(self) -> tuple[Key[int], ...]:
         return ()
 
-    def moves(self, g: Game, f: Frame, movable: list[int]) -> Iterator[tuple[int, int]]:
+    def moves(self, g: Mechanics, f: Frame, movable: list[int]) -> Iterator[tuple[int, int]]:
         pos = g.position
         for sq in movable:
             if not g.unit_at(sq).kind.has(UnitClass.REGAL):
@@ -244,7 +243,7 @@ class AroundSquare:
     def reads(self) -> tuple[Key[int], ...]:
         return (self.key,)
 
-    def moves(self, g: Game, f: Frame, movable: list[int]) -> Iterator[tuple[int, int]]:
+    def moves(self, g: Mechanics, f: Frame, movable: list[int]) -> Iterator[tuple[int, int]]:
         if not f.has(self.key):
             return
         board = g.position.board

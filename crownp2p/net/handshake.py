@@ -22,8 +22,8 @@ from typing import Any
 import trio
 
 from .. import __version__
-from ..core.game import STATE_VERSION
 from ..core.shuffle import SHUFFLE_VERSION
+from ..core.snapshot import STATE_VERSION
 from . import crypto
 from .errors import ConnectionLost, HandshakeError, PeerTimeout, ProtocolError
 from .link import FramedStream

@@ -13,7 +13,8 @@ from typing import Any
 from crownp2p.core.board import square_name
 from crownp2p.core.cards import ACTION, ORDER, CardType, Effect
 from crownp2p.core.decisions import Decision
-from crownp2p.core.game import Frame, Game
+from crownp2p.core.mechanics import Mechanics
+from crownp2p.core.state import Frame
 from crownp2p.core.steps import Choice, EffectStep, Options, Plus
 
 
@@ -21,7 +22,7 @@ from crownp2p.core.steps import Choice, EffectStep, Options, Plus
 class RecruitPawn(EffectStep):
     """Put a Pawn from the Stock into the Barracks. Not a Training effect: nothing is trashed."""
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         g.position.barracks[f.seat].append(g.rules.units.get("Pawn"))
         g.note(f"{g.seat_name(f.seat)}: a Pawn joins the Barracks")
         return True
@@ -35,14 +36,14 @@ class Recall(Choice):
     kind = "recall"
     text = "put one of your units into your Barracks"
 
-    def choices(self, g: Game, f: Frame) -> Options:
+    def choices(self, g: Mechanics, f: Frame) -> Options:
         return {
             ("recall", square_name(sq)): sq
             for sq, unit in g.position.units()
             if g.can_order(f.seat, unit, f.as_order)
         }
 
-    def choose(self, g: Game, f: Frame, decision: Decision, payload: Any) -> bool:
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         unit = g.unit_at(payload)
         g.position.board[payload] = None
         g.position.barracks[f.seat].append(unit.kind)
@@ -60,7 +61,7 @@ class Recall(Choice):
 class DeckToDiscard(EffectStep):
     """Move every card of your deck (not your hand) to your discard pile."""
 
-    def enter(self, g: Game, f: Frame) -> bool:
+    def enter(self, g: Mechanics, f: Frame) -> bool:
         player = g.players[f.seat]
         player.discard.extend(player.deck)
         player.deck = []

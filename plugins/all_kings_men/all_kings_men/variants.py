@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from crownp2p.core.board import square_name
-from crownp2p.core.game import Game
 from crownp2p.core.position import Unit
 from crownp2p.core.rules import Rules
 from crownp2p.core.seats import Seating
 from crownp2p.core.setup import RANDOM_PILES, Setup
+from crownp2p.core.state import GameState
 
 # ------------------------------------------------------------------------------ extended game
 
@@ -69,10 +69,10 @@ class TeamRules(Rules):
         # Two Kings in all, one for each side, shared by the allies.
         return super().home_squares(seat) if seat < 2 else []
 
-    def supply_index(self, game: Game, seat: int) -> int:
+    def supply_index(self, game: GameState, seat: int) -> int:
         return WINGS[seat]
 
-    def may_command(self, game: Game, seat: int, unit: Unit, as_order: bool = True) -> bool:
+    def may_command(self, game: GameState, seat: int, unit: Unit, as_order: bool = True) -> bool:
         if unit.owner == seat and not unit.kind.is_sovereign:
             return True
         if not (unit.kind.is_sovereign and self.seating.is_own(seat, unit.owner, True)):
@@ -82,13 +82,13 @@ class TeamRules(Rules):
         last = game.pack_state(TeamState).last_orders.get(self.partner(seat), [])
         return not as_order or unit.uid not in last
 
-    def held_back(self, game: Game, unit: Unit) -> str | None:
+    def held_back(self, game: GameState, unit: Unit) -> str | None:
         until = game.pack_state(TeamState).frozen_until.get(unit.uid)
         if until is None:
             return None
         return f"cannot take orders until {self.seat_name(until)}'s next turn begins"
 
-    def why_not_command(self, game: Game, seat: int, unit: Unit, as_order: bool = True) -> str:
+    def why_not_command(self, game: GameState, seat: int, unit: Unit, as_order: bool = True) -> str:
         if unit.kind.is_sovereign and self.seating.is_own(seat, unit.owner, True):
             return "took your ally's order on their turn just before: you cannot order it now"
         if not self.seating.are_enemies(seat, unit.owner):
@@ -99,11 +99,11 @@ class TeamRules(Rules):
     def sees_hand(self, viewer: int, owner: int) -> bool:
         return not self.seating.are_enemies(viewer, owner)
 
-    def freeze_beside_capture(self, game: Game, seat: int, unit: Unit) -> None:
+    def freeze_beside_capture(self, game: GameState, seat: int, unit: Unit) -> None:
         # The changed Mourning: until the Mourning player's next turn.
         game.pack_state(TeamState).frozen_until[unit.uid] = seat
 
-    def protect(self, game: Game, seat: int, unit: Unit) -> None:
+    def protect(self, game: GameState, seat: int, unit: Unit) -> None:
         super().protect(game, seat, unit)
         protected = game.pack_state(TeamState).protected_until
         if seat != unit.owner:
@@ -111,19 +111,19 @@ class TeamRules(Rules):
         else:  # its owner's own protection, as in the base game
             protected.pop(unit.uid, None)
 
-    def protection_ends(self, game: Game, seat: int, unit: Unit) -> bool:
+    def protection_ends(self, game: GameState, seat: int, unit: Unit) -> bool:
         return game.pack_state(TeamState).protected_until.get(unit.uid, unit.owner) == seat
 
-    def turn_started(self, game: Game, seat: int) -> None:
+    def turn_started(self, game: GameState, seat: int) -> None:
         state = game.pack_state(TeamState)
         for statuses in (state.frozen_until, state.protected_until):
             for uid in [uid for uid, until in statuses.items() if until == seat]:
                 del statuses[uid]
 
-    def turn_ended(self, game: Game, seat: int) -> None:
+    def turn_ended(self, game: GameState, seat: int) -> None:
         game.pack_state(TeamState).last_orders[seat] = sorted(game.this_turn.ordered)
 
-    def orders_ended(self, game: Game, seat: int) -> None:
+    def orders_ended(self, game: GameState, seat: int) -> None:
         # Shield counters: an enemy unit moved by the last order of the turn cannot be
         # captured until its owner's next turn begins.
         for sq, unit in game.position.units():

@@ -1,0 +1,337 @@
+"""The game's mechanics: its state with the rules it runs under and the primitives card steps
+are made of.
+
+:class:`Mechanics` is what a step (steps.py) or a unit rule (unit_rules.py) is handed: it can
+move, deploy, capture, draw, gain and pay, ask the rules who may command a unit, and begin or
+end a turn — but it runs no decisions. The engine loop that does (prompt, legal, apply) is
+:class:`~.game.Game`, built on this; so steps name this class and never the engine that runs
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import Enum
+from typing import Any, TypeVar
+
+from .board import square_name
+from .cards import CardType
+from .decisions import Decision, IllegalDecision
+from .keys import PROMOTING
+from .movement import UnitMove
+from .position import Position, Unit, status_at_turn_end, status_at_turn_start
+from .rules import Rules
+from .seats import COLOURS
+from .setup import Setup
+from .state import Frame, GameState
+from .turn import TurnState
+from .units import UnitType
+
+T = TypeVar("T")
+
+
+class Refusal(Enum):
+    """What keeps a unit from an order (see :meth:`Mechanics.why_not_command` for the
+    sentences)."""
+
+    NOT_COMMANDED = "not commanded"
+    ORDERED = "ordered"
+    FROZEN = "frozen"
+    HELD_BACK = "held back"
+
+
+class Mechanics(GameState):
+    def __init__(self, rules: Rules, setup: Setup | None = None) -> None:
+        packs = {name: kind() for name, kind in rules.states.items()}
+        position = Position(rules.units, rules.seating)
+        super().__init__(setup or Setup(), position, rules.first_seat(), packs)
+        self.rules = rules
+        # The legal decisions once listed (the engine's cache; a step that lists its options
+        # offers them here).
+        self._legal: dict[Decision, Any] | None = None
+
+    def offer(self, options: dict[Decision, Any]) -> None:
+        """A step that has just listed its options: they are the legal decisions until the
+        next apply (saves listing them twice)."""
+        self._legal = options
+
+    # ================================================================ the turn
+
+    def begin_turn(self, seat: int) -> None:
+        self.turn += 1
+        self.active = seat
+        self.position.to_move = seat
+        self.this_turn = TurnState()
+        for _, unit in self.position.units():
+            if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
+                unit.uncapturable = False
+            if unit.owner == seat:
+                unit.frozen = status_at_turn_start(unit.frozen)
+        self.order_lock[seat] = status_at_turn_start(self.order_lock[seat])
+        self.note(f"turn {self.turn}: {self.seat_name(seat)}")
+        self.rules.turn_started(self, seat)
+
+    def end_turn(self) -> None:
+        """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
+        seat = self.active
+        for _, unit in self.position.units():
+            if unit.owner == seat:
+                unit.frozen = status_at_turn_end(unit.frozen)
+        self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
+        self.rules.turn_ended(self, seat)
+        self.begin_turn(self.rules.next_seat(self, seat))
+
+    def check_outcome(self) -> bool:
+        over, winner = self.rules.outcome(self)
+        if over:
+            self.over, self.winner = True, winner
+            self.stack = []
+            self.this_turn.phase = "over"
+            self.note("the game is drawn" if winner is None else f"{self.side_name(winner)} wins")
+        return over
+
+    # ================================================================ who may order what
+
+    def unit_orders(
+        self, seat: int, *, as_order: bool = True, units: Iterable[int] | None = None
+    ) -> list[UnitMove]:
+        """Marches and attacks by normal rules of the units ``seat`` may command."""
+        out: list[UnitMove] = []
+        squares = units if units is not None else range(64)
+        occ_cache: dict[int, list[int]] = {}
+        for sq in squares:
+            unit = self.position.board[sq]
+            if unit is None or not self.can_order(seat, unit, as_order):
+                continue
+            occ = occ_cache.get(unit.owner)
+            if occ is None:
+                occ = occ_cache[unit.owner] = self.position.occupancy(unit.owner)
+            out.extend(unit.kind.moves(occ, sq, self.rules.seating.forward(unit.owner)))
+        return out
+
+    def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
+        return self._order_refusal(seat, unit, as_order, own) is None
+
+    def _order_refusal(self, seat: int, unit: Unit, as_order: bool, own: bool) -> Refusal | None:
+        """What keeps ``unit`` from ``seat``'s order (``as_order``) or card, if anything: the
+        one rule behind :meth:`can_order` and :meth:`why_not_command`. ``own``: the unit must be
+        one ``seat`` commands (not for False Orders)."""
+        if own and not self.rules.may_command(self, seat, unit, as_order):
+            return Refusal.NOT_COMMANDED
+        if not as_order:
+            return None
+        if unit.uid in self.this_turn.ordered:
+            return Refusal.ORDERED
+        if unit.frozen_now:
+            return Refusal.FROZEN
+        if self.rules.held_back(self, unit) is not None:
+            return Refusal.HELD_BACK
+        return None
+
+    def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
+        """The unit types in the Barracks; for an order, less those an order put back there
+        this turn (a unit takes one order a turn)."""
+        kinds = self.position.barracks[seat]
+        recalled = self.this_turn.recalled
+        if not as_order or not recalled:
+            return distinct(kinds)
+        return [k for k in distinct(kinds) if kinds.count(k) > recalled.count(k.name)]
+
+    def hand_names(self, seat: int) -> list[str]:
+        """The different card names in a hand, in hand order."""
+        return distinct(self.cards[c] for c in self.players[seat].hand)
+
+    # ================================================================ supplies
+
+    @property
+    def piles(self) -> list[str]:
+        """The first Supply's variable piles (the only Supply of the base game)."""
+        return self.pile_lists[0]
+
+    @property
+    def supply(self) -> dict[str, int]:
+        """The Supply the seat whose turn it is buys from."""
+        return self.supply_for(self.active)
+
+    def supply_for(self, seat: int) -> dict[str, int]:
+        return self.supplies[self.rules.supply_index(self, seat)]
+
+    def game_cards(self) -> list[str]:
+        """Every card of this game: the starting cards, then each Supply's piles."""
+        return distinct([*self.starter_names(), *self.supply_names()])
+
+    def supply_names(self) -> list[str]:
+        """Every pile of every Supply, as chosen at setup (sold out or not)."""
+        return distinct(n for supply in self.supplies for n in supply)
+
+    # ================================================================ primitives used by steps
+
+    def card_type(self, name: str) -> CardType:
+        return self.rules.cards.get(name)
+
+    def cost(self, name: str) -> int:
+        return max(0, self.card_type(name).cost - self.this_turn.discount)
+
+    def take_from_hand(self, seat: int, name: str) -> int:
+        hand = self.players[seat].hand
+        for i, cid in enumerate(hand):
+            if self.cards[cid] == name:
+                return hand.pop(i)
+        raise IllegalDecision(f"there is no {name} in the hand")
+
+    def gain(self, seat: int, name: str) -> None:
+        self.supply_for(seat)[name] -= 1
+        self.players[seat].discard.append(self.new_card(name))
+
+    def deck_ready(self, seat: int) -> bool | None:
+        """Is there a top card to draw or reveal? True; False when deck and discard pile are
+        both empty; None when the discard pile must be shuffled into a deck first (a chance
+        prompt is now pending)."""
+        player = self.players[seat]
+        if player.deck:
+            return True
+        if not player.discard:
+            return False
+        self.chance = {"kind": "shuffle", "seat": seat}
+        return None
+
+    def draw_one(self, seat: int) -> bool | None:
+        """Draw a card: as :meth:`deck_ready`, and the card is in the hand when True."""
+        ready = self.deck_ready(seat)
+        if ready:
+            player = self.players[seat]
+            player.hand.append(player.deck.pop(0))
+        return ready
+
+    def place(self, unit: Unit, sq: int) -> Unit:
+        if not unit.uid:
+            unit.uid = self.next_uid
+            self.next_uid += 1
+        self.position.board[sq] = unit
+        return unit
+
+    def unit_at(self, sq: int) -> Unit:
+        unit = self.position.board[sq]
+        assert unit is not None
+        return unit
+
+    def mark_ordered(self, unit: Unit) -> None:
+        if unit.uid not in self.this_turn.ordered:
+            self.this_turn.ordered.append(unit.uid)
+
+    def capture(self, sq: int) -> None:
+        unit = self.unit_at(sq)
+        self.position.board[sq] = None
+        if unit.kind.returns_to_barracks:
+            self.position.barracks[unit.owner].append(unit.kind)
+            self.note(f"{self.seat_name(unit.owner)}: {unit.kind.name} returns to its Barracks")
+
+    def perform(self, move: UnitMove, seat: int, *, as_order: bool, promote: bool = True) -> Unit:
+        """Carry out a march, swap or attack found by move generation."""
+        board = self.position.board
+        unit = self.unit_at(move.frm)
+        if as_order:
+            self.mark_ordered(unit)
+        # The news names who moved it, and whose it is when that is someone else (False
+        # Orders; a partner ordering a shared Sovereign).
+        whose = "" if unit.owner == seat else f"{self.seat_name(unit.owner)}'s "
+        words = f"{self.seat_name(seat)}: {whose}{unit.kind.name} {square_name(move.frm)}"
+        if move.kind == "swap":
+            other = self.unit_at(move.to)
+            board[move.frm], board[move.to] = other, unit
+            if as_order:  # both units moved (the team game shields each)
+                self.this_turn.order_moved += [unit.uid, other.uid]
+            self.note(f"{words} swaps with {other.kind.name} {square_name(move.to)}")
+            return unit
+        names = [self.unit_at(c).kind.name for c in move.captures]
+        for sq in move.captures:
+            self.capture(sq)
+        if move.to != move.frm:  # an Oracle attacks without moving
+            board[move.frm], board[move.to] = None, unit
+            if as_order:
+                self.this_turn.order_moved.append(unit.uid)
+        action = f" captures {', '.join(names)}" if names else ""
+        self.note(f"{words}-{square_name(move.to)}{action}")
+        if (
+            promote
+            and unit.kind.is_foot
+            and self.position.is_last_rank(move.to, unit.owner)
+            and self.promotion_choices(unit)
+        ):
+            promote_frame = Frame("#promote", 0, unit.owner, "system")
+            promote_frame.put(PROMOTING, move.to)
+            self.stack.append(promote_frame)
+        return unit
+
+    def promotion_choices(self, unit: Unit) -> list[str]:
+        """Types a promoting unit may become (besides staying as it is): what the Supply's
+        cards train, every pile chosen at setup (sold out or not), not the starting cards."""
+        names = []
+        for card_name in self.supply_names():
+            trains = self.card_type(card_name).trains
+            if trains and trains not in names and trains != unit.kind.name:
+                names.append(trains)
+        return names
+
+    def starter_names(self) -> list[str]:
+        return distinct(self.setup.deck_list())
+
+    def deploy(self, seat: int, kind_name: str, sq: int, *, as_order: bool) -> Unit:
+        kind = self.rules.units.get(kind_name)
+        self.position.barracks[seat].remove(kind)
+        unit = self.place(Unit(kind, seat), sq)
+        if as_order:
+            self.mark_ordered(unit)
+        self.note(f"{self.seat_name(seat)}: deploys {kind.name} on {square_name(sq)}")
+        return unit
+
+    def seat_name(self, seat: int) -> str:
+        return self.rules.seat_name(seat)
+
+    def side_name(self, side: int) -> str:
+        return COLOURS[side]
+
+    # ================================================================ why a unit is refused
+
+    def why_not_command(
+        self, seat: int, sq: int, as_order: bool, *, own: bool = True
+    ) -> str | None:
+        """Why the unit on ``sq`` cannot take ``seat``'s order (``as_order``) or card, or None
+        when it can. ``own``: the unit must be one ``seat`` commands (not for False Orders)."""
+        unit = self.position.board[sq]
+        if unit is None:
+            return f"There is no unit on {square_name(sq)}"
+        refusal = self._order_refusal(seat, unit, as_order, own)
+        name = f"The {unit.kind.name} on {square_name(sq)}"
+        if refusal is Refusal.NOT_COMMANDED:
+            return f"{name} {self.rules.why_not_command(self, seat, unit, as_order)}"
+        if refusal is Refusal.ORDERED:
+            return f"{name} has already had an order this turn"
+        if refusal is Refusal.FROZEN:
+            return f"{name} cannot take orders this turn"
+        if refusal is Refusal.HELD_BACK:
+            return f"{name} {self.rules.held_back(self, unit)}"
+        return None
+
+    def why_not_deploy(self, seat: int, decision: Decision, *, as_order: bool) -> str | None:
+        """Why ``seat`` cannot deploy the unit ``deploy KIND [SQUARE]`` names, or None when the
+        Barracks holds one that may be deployed (the squares are the caller's to check)."""
+        if len(decision) not in (2, 3):
+            return "A deploy names a unit and a square, like `deploy Pawn e2`"
+        if decision[1] not in self.rules.units:
+            return f"There is no unit called {decision[1]!r}"
+        kind = self.rules.units.get(decision[1])
+        if kind not in self.position.barracks[seat]:
+            return f"Your Barracks has no {kind.name}"
+        if kind not in self.distinct_barracks(seat, as_order=as_order):
+            return f"The {kind.name} put back in your Barracks this turn has had its order"
+        return None
+
+
+def distinct(items: Iterable[T]) -> list[T]:
+    """The items without repeats, in first-seen order (never set order: determinism)."""
+    out: list[T] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out

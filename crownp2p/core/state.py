@@ -1,0 +1,122 @@
+"""The game's data and nothing else: the bottom layer of the engine.
+
+:class:`GameState` is everything a game is at one moment — the board, the zones, the Supplies,
+the turn, the card effects being resolved, what a variant's rules keep — and the few plain
+operations on it that need no rules. The rules' policies (rules.py) read and change it; the
+primitives card steps are made of (mechanics.py) and the engine loop (game.py) build on it.
+Importing no rules, steps or engine is what lets every one of them name it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+from .cards import ORDER
+from .keys import Key
+from .position import FROZEN_NONE, Position
+from .setup import Setup
+from .turn import TurnState
+
+T = TypeVar("T")
+
+
+@dataclass
+class Player:
+    deck: list[int] = field(default_factory=list)  # card ids, top of the deck first
+    hand: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    in_play: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Frame:
+    """A card effect (or a piece of the turn's machinery) being resolved."""
+
+    card: str  # a card name, or "#setup", "#housekeeping", "#promote"
+    effect: int  # index into the card's effects
+    seat: int  # who plays it
+    kind: str  # order, action, treasure, or system
+    pc: int = 0  # the current step
+    vars: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def as_order(self) -> bool:
+        return self.kind == ORDER
+
+    # What the steps share, only through declared keys (keys.py).
+
+    def has(self, key: Key[Any]) -> bool:
+        return key.name in self.vars
+
+    def get(self, key: Key[T], default: T) -> T:
+        return cast(T, self.vars.get(key.name, default))
+
+    def value(self, key: Key[T]) -> T:
+        """The value a step must have been given (a KeyError is a bug in the card)."""
+        return cast(T, self.vars[key.name])
+
+    def put(self, key: Key[T], value: T) -> None:
+        self.vars[key.name] = value
+
+    def drop(self, key: Key[Any]) -> None:
+        self.vars.pop(key.name, None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "effect": self.effect,
+            "seat": self.seat,
+            "kind": self.kind,
+            "pc": self.pc,
+            "vars": dict(sorted(self.vars.items())),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Frame:
+        return cls(d["card"], d["effect"], d["seat"], d["kind"], d["pc"], dict(d["vars"]))
+
+
+class GameState:
+    """A game's data. ``position`` comes with the seats; ``packs`` holds a fresh state for each
+    namespace a variant's rules keep (``Rules.states``)."""
+
+    def __init__(self, setup: Setup, position: Position, active: int, packs: dict[str, Any]):
+        seats = position.seating.seats
+        self.setup = setup
+        self.position = position
+        self.players = [Player() for _ in seats]
+        self.cards: list[str] = []  # card id -> card name
+        # The variable piles of each Supply, once chosen, and what is left in each Supply.
+        more = [list(p) for p in setup.more_piles]
+        self.pile_lists: list[list[str]] = [list(setup.piles), *more]
+        while len(self.pile_lists) < setup.supply_count:
+            self.pile_lists.append([])
+        self.supplies: list[dict[str, int]] = [{} for _ in self.pile_lists]
+        self.trash: list[int] = []
+        self.turn = 0
+        self.active = active
+        self.this_turn = TurnState(phase="setup", orders=0, actions=0, buys=0)
+        self.order_lock = [FROZEN_NONE for _ in seats]  # Wish: no Order cards on that turn
+        self.stack: list[Frame] = []
+        self.chance: dict[str, Any] | None = None
+        self.next_uid = 1
+        self.over = False
+        self.winner: int | None = None  # winning side; None with over=True is a draw
+        self.log: list[str] = []
+        # What a variant's rules keep besides (docs/plugins.md), by namespace: hashed and saved.
+        self.packs = packs
+
+    def pack_state(self, kind: type[T]) -> T:
+        """The state of type ``kind`` that the variant's rules keep (``Rules.states``)."""
+        for state in self.packs.values():
+            if isinstance(state, kind):
+                return state
+        raise KeyError(f"this game's rules keep no {kind.__name__}")
+
+    def new_card(self, name: str) -> int:
+        self.cards.append(name)
+        return len(self.cards) - 1
+
+    def note(self, text: str) -> None:
+        self.log.append(text)
