@@ -116,9 +116,12 @@ class Lockstep:
         self._now = 0.0  # the time of the call that plays on (for the rounds' deadlines)
         self._logged = len(game.log)  # log lines already told with a step
         self._where = game.moment()
-        deciders: dict[int, Decider] = {s: _RemoteSeat(self) for s in self.peers}
-        deciders[seat] = _OurSeat(self)
-        deciders[CHANCE] = _Chance(self)
+        # A peer's seat answers with its decision for the next seq once it has arrived and
+        # passed every check; ours with what decide() was handed; chance with the
+        # commit-reveal round's seed once every reveal is in. None until then.
+        deciders: dict[int, Decider] = {s: _Answers(self._received) for s in self.peers}
+        deciders[seat] = _Answers(lambda _: self._our_own())
+        deciders[CHANCE] = _Answers(lambda _: self._chance_seed())
         self.play = Play(game, deciders, record=record, max_turns=max_turns, observers=[self])
 
     # ================================================================ reading the state
@@ -758,40 +761,14 @@ class Lockstep:
 # ---------------------------------------------------------------------- the Play's deciders
 
 
-class _RemoteSeat:
-    """A peer's seat: its decision for the next seq, once it arrived and passed every check."""
+class _Answers:
+    """A seat's decider inside the lockstep: ``answer(seat)`` says what is in hand for it."""
 
-    def __init__(self, lockstep: Lockstep) -> None:
-        self.lockstep = lockstep
-
-    def decide(self, game: Game, seat: int) -> Decision | None:
-        return self.lockstep._received(seat)
-
-    def observe(self, game: Game, step: Step) -> None:
-        pass
-
-
-class _OurSeat:
-    """Our own seat: the decision handed to :meth:`Lockstep.decide`, else none yet."""
-
-    def __init__(self, lockstep: Lockstep) -> None:
-        self.lockstep = lockstep
+    def __init__(self, answer: Callable[[int], Decision | None]) -> None:
+        self.answer = answer
 
     def decide(self, game: Game, seat: int) -> Decision | None:
-        return self.lockstep._our_own()
-
-    def observe(self, game: Game, step: Step) -> None:
-        pass
-
-
-class _Chance:
-    """Chance between peers: a commit-reveal round's seed, once every reveal is in."""
-
-    def __init__(self, lockstep: Lockstep) -> None:
-        self.lockstep = lockstep
-
-    def decide(self, game: Game, seat: int) -> Decision | None:
-        return self.lockstep._chance_seed()
+        return self.answer(seat)
 
     def observe(self, game: Game, step: Step) -> None:
         pass
