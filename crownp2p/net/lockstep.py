@@ -46,6 +46,7 @@ log = logging.getLogger("crownp2p.net")
 
 MAX_AHEAD = 4096  # how far beyond our own seq a numbered message may reach (bounds memory)
 HASH_WINDOW = 64  # hashes carried by a desync report
+CLOCK_GRACE = 5.0  # seconds a peer's decision clock is given on ours, for its link's delay
 
 NonceSource = Callable[[int], bytes]  # round -> this seat's nonce
 
@@ -73,6 +74,7 @@ class Lockstep:
         max_turns: int = 0,
         reveal_timeout: float = 60.0,
         reconnect_timeout: float = 120.0,
+        clock: float | None = None,
         known_nonces: dict[int, bytes] | None = None,
     ) -> None:
         self.game = game
@@ -88,11 +90,13 @@ class Lockstep:
         self.max_turns = max_turns
         self.reveal_timeout = reveal_timeout
         self.reconnect_timeout = reconnect_timeout
+        self.clock = clock  # each decision's time limit (None: no limit)
 
         self.started = False
         self.outcome: Outcome | None = None
         self.finish_pending: set[int] = set()
         self.left: set[int] = set()  # seats that said goodbye
+        self.leave_text: dict[int, str] = {}
         self.my_turn = False
 
         self.up: dict[int, bool] = {s: False for s in self.peers}
@@ -110,6 +114,9 @@ class Lockstep:
         self.my_nonces: dict[int, bytes] = dict(known_nonces or {})
         self.chance_seqs = [step.seq for step in record.steps if step.seat == CHANCE]
         self.desync_from: set[int] = set()
+        self.waiting: int | None = None  # the seat play waits for (CHANCE: a round)
+        self.clock_for: tuple[int, int] | None = None  # the seat and seq whose clock runs
+        self.clock_started = 0.0
 
         self.outbox: list[tuple[int | None, dict[str, Any]]] = []
         self.events: list[Event] = []
@@ -143,9 +150,19 @@ class Lockstep:
         if self.outcome is None:
             times += [t + self.reconnect_timeout for t in self.down_since.values() if t is not None]
             r = self.rounds.get(self.round)
-            if r is not None and r.deadline is not None and all(self.up.values()):
+            if r is not None and r.deadline is not None:
                 times.append(r.deadline)
+            due = self._decision_due()
+            if due is not None:
+                times.append(due)
         return min(times) if times else None
+
+    def clock_left(self, now: float) -> tuple[int, float] | None:
+        """The seat whose decision clock runs, and the seconds left on it (None: no clock
+        runs)."""
+        if self.clock is None or self.clock_for is None or self.outcome is not None:
+            return None
+        return self.clock_for[0], self.clock_started + self.clock - now
 
     def take_outbox(self) -> list[tuple[int | None, dict[str, Any]]]:
         """The messages to send now; call only after ``journal.sync()``."""
@@ -181,10 +198,9 @@ class Lockstep:
         self.last_seq_from[seat] = self.newest_from[seat] = self.applied
         for seq in [q for q, (who, _, _) in self.decisions.items() if who == seat]:
             del self.decisions[seq]
+        # The windows (a reveal's, a decision's) keep running: a seat back inside them is in
+        # time, and dropping the link never buys time.
         self._send(seat, "sync", force=True, seq=self.applied, hash=self.hash_at(self.applied))
-        r = self.rounds.get(self.round)
-        if r is not None and r.deadline is not None:
-            r.deadline = max(r.deadline, now + self.reveal_timeout)
         self.events.append(LinkChanged(seat, True))
 
     def on_link_down(self, seat: int, now: float) -> None:
@@ -233,8 +249,11 @@ class Lockstep:
         if not self.started or self.outcome is not None:
             return
         self._now = now
-        waiting = self.play.run()
+        waiting = self.waiting = self.play.run()
         if self.outcome is not None:
+            return
+        self._start_clock(waiting, now)
+        if self._judge_absent(now):
             return
         if self.game.over:
             self._natural_end()
@@ -442,8 +461,8 @@ class Lockstep:
                 self._send(seat, "reveal", round=round_, nonce=nonce)
         if self.started:
             self._send(seat, "ack", seq=self.applied, hash=self.hash_at(self.applied))
-        if self.outcome is not None and self.outcome.result == "forfeit":
-            self._resend_end(seat)
+        if self.outcome is not None and self.outcome.culprit == self.me:
+            self._send(seat, "end", seat=self.me, code="resign", text=self.outcome.reason[:500])
         elif self.outcome is not None and self.outcome.result == "desync":
             self._send(seat, "desync", seq=self.outcome.seq, hashes=self._hash_window())
         self._finish_check()
@@ -547,67 +566,67 @@ class Lockstep:
             self.pending_hashes.setdefault(seq, []).append((seat, claimed))
 
     def _on_end(self, seat: int, msg: dict[str, Any], now: float) -> None:
-        if self.outcome is not None:
-            return
-        loser = msg["seat"]
-        if loser == self.me:
-            # Nobody makes us lose by saying so: what we broke, we would have seen ourselves.
-            # The game ends for us without a winner, and we pass no such word on.
-            self._conclude(
-                "aborted",
-                None,
-                f"{self.seat_name(seat)} says we forfeit ({msg['text'][:200]}); we do not agree",
+        # An end is only a seat's own resignation: no peer's word makes another seat lose, so
+        # an end about anyone else (a seat that does not exist, too) is refused, not obeyed.
+        named = msg["seat"]
+        if named != seat:
+            self._error(
+                seat,
+                "not-yours",
+                f"{self.seat_name(seat)} sent an end about {self.seat_name(named)}: "
+                "an end is only a seat's own resignation",
             )
             return
-        # The text is the sentence of whoever first saw it (a resignation, a leaving, a
-        # broken rule): passed on unchanged, every peer ends with the same reason.
-        if msg["text"]:
-            reason = msg["text"]
-        elif loser == seat:
-            reason = f"{self.seat_name(seat)} resigned"
-        else:
-            reason = f"{self.seat_name(seat)} says {self.seat_name(loser)} forfeits"
-        self._conclude_forfeit(loser, reason)
-        # Pass it on before anything else we say: links are not ordered with each other, and
-        # a peer that heard our goodbye before this end would take it for our leaving.
-        self._send(None, "end", seat=loser, code=msg["code"], text=msg["text"])
+        if self.outcome is None:
+            self._conclude_forfeit(seat, msg["text"] or f"{self.seat_name(seat)} resigned")
 
     def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        # A goodbye is not a verdict (a peer whose game ended for a reason we have yet to hear
+        # says it too): the seat is gone for good, so whatever it owes, now or later, is its
+        # forfeit at once (see _judge_absent).
         self.left.add(seat)
-        if self.outcome is None and self.started:
-            reason = f"{self.seat_name(seat)} left the table"
-            if msg["text"]:
-                reason += f": {msg['text']}"
-            self._conclude_forfeit(seat, reason)
-            self._send(None, "end", seat=seat, code="left", text=reason[:500])
+        self.leave_text[seat] = msg["text"]
         self.finish_pending.discard(seat)
+        self.advance(now)
 
     def _on_desync(self, seat: int, msg: dict[str, Any], now: float) -> None:
-        first = msg["seq"]
-        for q, h in sorted(msg["hashes"]):
-            if q <= self.applied and self.hash_at(q) != h:
-                first = q
-                break
+        # A claim is checked against the hashes we hold: it ends the game only if a step it
+        # names differs from ours (a peer whose state differs from ours finds such a step).
+        differs = [
+            q for q, h in sorted(msg["hashes"]) if q <= self.applied and self.hash_at(q) != h
+        ]
+        if self.outcome is None and not differs:
+            self._error(
+                seat,
+                "no-desync",
+                f"{self.seat_name(seat)} reports a desync, but the hashes it names are ours",
+            )
+            return
         self.desync_from.add(seat)
         if self.outcome is None:
-            self._conclude_desync(first, f"{self.seat_name(seat)} reports a desync")
-            self._send(None, "desync", seq=first, hashes=self._hash_window(first))
-        elif self.outcome.result == "desync" and first < self.outcome.seq:
-            self.outcome.seq = first
-            self.outcome.reason = f"the states first differ after seq {first}"
+            self._conclude_desync(differs[0], f"{self.seat_name(seat)} reports a desync")
+            self._send(None, "desync", seq=differs[0], hashes=self._hash_window(differs[0]))
+        elif self.outcome.result == "desync" and differs and differs[0] < self.outcome.seq:
+            self.outcome.seq = differs[0]
+            self.outcome.reason = f"the states first differ after seq {differs[0]}"
         self._finish_check()
 
     # ================================================================ time
 
     def on_tick(self, now: float) -> None:
-        if self.outcome is not None:
+        if self.outcome is not None or self._judge_absent(now):
+            return
+        due = self._decision_due()
+        if due is not None and now >= due and self.clock_for is not None:
+            seat, seq = self.clock_for
+            text = f"{self.seat_name(seat)} did not decide seq {seq} within {self.clock:g} s"
+            if seat == self.me:
+                self._resign("late-decision", text)
+            else:
+                self._forfeit(seat, "late-decision", text)
             return
         for seat, since in self.down_since.items():
-            if (
-                since is not None
-                and now >= since + self.reconnect_timeout
-                and seat not in self.left
-            ):
+            if since is not None and now >= since + self.reconnect_timeout:
                 self._conclude(
                     "aborted",
                     None,
@@ -616,33 +635,95 @@ class Lockstep:
                 return
         n = self.round
         r = self.rounds.get(n)
-        if r is None or r.deadline is None or now < r.deadline or not all(self.up.values()):
+        if r is None or r.deadline is None or now < r.deadline:
             return
-        if len(r.commits) < len(self.seats):
-            late = [s for s in self.seats if s not in r.commits]
+        late = self._late(r)
+        if late is not None:
+            what = "commit" if late not in r.commits else "reveal"
             self._forfeit(
-                late[0],
-                "late-commit",
-                f"{self.seat_name(late[0])} did not commit for round {n} within "
+                late,
+                f"late-{what}",
+                f"{self.seat_name(late)} did not {what} for round {n} within "
                 f"{self.reveal_timeout:g} s",
             )
-        elif len(r.reveals) < len(self.seats):
-            late = [s for s in self.seats if s not in r.reveals]
-            self._forfeit(
-                late[0],
-                "late-reveal",
-                f"{self.seat_name(late[0])} did not reveal for round {n} within "
-                f"{self.reveal_timeout:g} s",
+
+    def _late(self, r: Round) -> int | None:
+        """The first seat that owes round ``r`` its commitment or, once all are in, its
+        reveal."""
+        owing = [s for s in self.seats if s not in r.commits]
+        if not owing:
+            owing = [s for s in self.seats if s not in r.reveals]
+        return owing[0] if owing else None
+
+    def _owed(self, seat: int) -> str | None:
+        """What ``seat`` owes the game now (None: nothing, as far as we can tell)."""
+        if self.waiting == seat:
+            return f"the decision for seq {self.applied + 1}"
+        r = self.rounds.get(self.round) if self.waiting == CHANCE else None
+        if r is None:
+            return None
+        if seat not in r.commits:
+            return f"its commitment for round {self.round}"
+        if len(r.commits) == len(self.seats) and seat not in r.reveals:
+            return f"its reveal for round {self.round}"
+        return None
+
+    def _judge_absent(self, now: float) -> bool:
+        """A seat that is gone (it said goodbye, or its link is down past the reconnect
+        window) and owes something forfeits. Whether the game ended so."""
+        for seat in self.peers:
+            since = self.down_since[seat]
+            gone = seat in self.left or (
+                since is not None and now >= since + self.reconnect_timeout
             )
+            owed = self._owed(seat) if gone else None
+            if owed is None:
+                continue
+            if seat in self.left:
+                text = f"{self.seat_name(seat)} left the table owing {owed}"
+                if self.leave_text.get(seat):
+                    text += f": {self.leave_text[seat]}"
+                self._forfeit(seat, "left", text)
+            else:
+                self._forfeit(
+                    seat,
+                    "gone",
+                    f"{self.seat_name(seat)} owed {owed} and was out of contact for "
+                    f"{self.reconnect_timeout:g} s",
+                )
+            return True
+        return False
+
+    def _start_clock(self, waiting: int | None, now: float) -> None:
+        """Start the decision clock of the seat play now waits for, unless it already runs."""
+        if waiting is None or waiting == CHANCE:
+            self.clock_for = None
+        elif self.clock_for != (waiting, self.applied + 1):
+            self.clock_for = (waiting, self.applied + 1)
+            self.clock_started = now
+
+    def _decision_due(self) -> float | None:
+        """When the running decision clock is judged: a peer's a little after its own end, so
+        the seat's own verdict on itself (an end) arrives first and everyone gives the same
+        reason."""
+        if self.clock is None or self.clock_for is None:
+            return None
+        grace = 0.0 if self.clock_for[0] == self.me else CLOCK_GRACE
+        return self.clock_started + self.clock + grace
 
     # ================================================================ local actions
 
     def resign(self, text: str = "") -> None:
+        self._resign(
+            "resign", f"{self.seat_name(self.me)} resigned" + (f": {text}" if text else "")
+        )
+
+    def _resign(self, code: str, reason: str) -> None:
+        """Our own seat loses (we resign, or our clock ran out): we tell every peer."""
         if self.outcome is not None:
             return
-        reason = f"{self.seat_name(self.me)} resigned" + (f": {text}" if text else "")
         self._conclude_forfeit(self.me, reason)
-        self._send(None, "end", seat=self.me, code="resign", text=reason[:500])
+        self._send(None, "end", seat=self.me, code=code, text=reason[:500])
 
     def chat(self, text: str) -> None:
         self._send(None, "chat", text=text[:500])
@@ -691,20 +772,15 @@ class Lockstep:
         self.finish_pending = {s for s in self.peers if s not in self.desync_from}
 
     def _forfeit(self, seat: int, code: str, text: str) -> None:
-        """``seat`` broke the rules of the protocol: the game ends as its forfeit."""
+        """``seat`` broke the rules of the protocol or let a window pass: the game ends as its
+        forfeit, for us. Only ``seat`` is told (an error): every other peer judges from what
+        it received itself."""
         if self.outcome is not None:
             return
         self._error(seat, code, text)
-        self._conclude_forfeit(seat, text, code=code)
-        self._send(None, "end", seat=seat, code=code, text=text[:500])
+        self._conclude_forfeit(seat, text)
 
-    def _resend_end(self, seat: int) -> None:
-        assert self.outcome is not None and self.outcome.culprit is not None
-        self._send(
-            seat, "end", seat=self.outcome.culprit, code="forfeit", text=self.outcome.reason[:500]
-        )
-
-    def _conclude_forfeit(self, loser: int, reason: str, *, code: str = "forfeit") -> None:
+    def _conclude_forfeit(self, loser: int, reason: str) -> None:
         sides = self.rules.seating.sides
         others = sorted({sides[s] for s in self.seats} - {sides[loser]})
         winner = others[0] if len(others) == 1 else None

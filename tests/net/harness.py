@@ -29,6 +29,7 @@ class MemoryTable:
         test_seed: int = 0,
         max_turns: int = 0,
         reveal_timeout: float = 10.0,
+        clock: float | None = None,
     ) -> None:
         self.rules = rules
         self.n = len(rules.seating.sides)
@@ -48,6 +49,7 @@ class MemoryTable:
                     nonces=lambda r, s=seat: crypto.insecure_nonce(test_seed, s, r),
                     max_turns=max_turns,
                     reveal_timeout=reveal_timeout,
+                    clock=clock,
                 )
             )
         # wire[(src, dst)] holds messages in flight, in order

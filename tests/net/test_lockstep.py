@@ -307,10 +307,11 @@ def test_resigning_ends_the_game_for_everyone(rules4) -> None:
         assert "resigned" in peer.outcome.reason
 
 
-def test_a_peer_that_leaves_after_hearing_of_the_end_passes_the_end_on_first(rules4) -> None:
+def test_a_peer_that_leaves_after_hearing_of_the_end_is_not_taken_for_resigning(rules4) -> None:
     """Links are not ordered with each other: seat 3 may hear seat 0 resign, end its game and
-    say goodbye to seat 1 before seat 0's own word reaches seat 1. Seat 3 passes the end on
-    first, so seat 1 concludes the same game (seat 0's forfeit), not seat 3's leaving."""
+    say goodbye to seat 1 before seat 0's own word reaches seat 1. A goodbye is no verdict:
+    seat 3 owes nothing yet, so seat 1 plays on until seat 0's word arrives, and concludes the
+    same game (seat 0's forfeit), not seat 3's leaving."""
     table = waiting_for(rules4, 2, seats=4)
     table.peers[0].resign("enough")
     table.collect(0)
@@ -320,6 +321,9 @@ def test_a_peer_that_leaves_after_hearing_of_the_end_passes_the_end_on_first(rul
     table.collect(3)
     while table.wire[(3, 1)]:  # all of seat 3's words to seat 1, before seat 0's arrive
         table.peers[1].on_message(3, table.wire[(3, 1)].popleft(), table.now)
+    assert table.peers[1].outcome is None
+    while table.wire[(0, 1)]:
+        table.peers[1].on_message(0, table.wire[(0, 1)].popleft(), table.now)
     outcome = table.peers[1].outcome
     assert outcome.result == "forfeit" and outcome.culprit == 0 and outcome.winner == 1
     assert "resigned" in outcome.reason
@@ -327,12 +331,52 @@ def test_a_peer_that_leaves_after_hearing_of_the_end_passes_the_end_on_first(rul
 
 def test_no_peer_makes_another_lose_by_saying_it_forfeits(rules2) -> None:
     table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
     table.inject(1, 0, make("end", seat=0, code="forfeit", text="you were too slow"))
-    outcome = table.peers[0].outcome
-    assert outcome.result == "aborted" and outcome.winner is None
-    assert "says we forfeit (you were too slow); we do not agree" in outcome.reason
+    assert table.peers[0].outcome is None  # no verdict: the game goes on
+    assert "not-yours" in [m["code"] for m in errors_to(table, 0, 1)]
     table.collect(0)
     assert not [m for m in table.wire[(0, 1)] if m["t"] == "end"]  # not passed on
+    untouched(table, 0, n)
+
+
+@pytest.mark.parametrize("seat", [2, 5, 7])
+def test_an_end_naming_a_seat_that_does_not_exist_is_refused_not_a_crash(seat, rules2) -> None:
+    table = waiting_for(rules2, 1)
+    n = table.peers[0].applied
+    table.inject(1, 0, make("end", seat=seat, code="forfeit", text=""))
+    assert table.peers[0].outcome is None
+    errors = errors_to(table, 0, 1)
+    assert [m["code"] for m in errors] == ["not-yours"]
+    assert f"an end about seat {seat}" in errors[0]["text"]
+    untouched(table, 0, n)
+
+
+def test_an_end_blaming_another_seat_is_no_verdict_for_third_parties(rules4) -> None:
+    """At four seats seat 1 (side 1) blames seat 0 (side 0): neither seat 0 nor the third
+    parties record side 1 as the winner; the game goes on, and seat 1 still owes its moves."""
+    table = waiting_for(rules4, 1, seats=4)
+    for dst in (0, 2, 3):
+        table.inject(1, dst, make("end", seat=0, code="forfeit", text="seat 0 cheated"))
+    for dst in (0, 2, 3):
+        assert table.peers[dst].outcome is None
+        assert "not-yours" in [m["code"] for m in errors_to(table, dst, 1)]
+    table.peers[1].leave_messages()  # and now it leaves, owing its decision
+    table.pump()
+    for dst in (0, 2, 3):
+        outcome = table.peers[dst].outcome
+        assert outcome.result == "forfeit" and outcome.culprit == 1 and outcome.winner == 0
+
+
+def test_an_end_naming_the_opponent_then_silence_is_the_senders_forfeit(rules2) -> None:
+    table = MemoryTable(rules2, Setup(), ["random", "random"], seed=5, test_seed=5, clock=30)
+    table.bot_seats = {0}
+    table.connect()
+    table.pump()
+    assert table.peers[0].waiting == 1
+    table.inject(1, 0, make("end", seat=0, code="forfeit", text="I win"))
+    table.tick(40)
+    forfeit_of(table, 0, 1, "late-decision")
 
 
 def test_leaving_mid_game_counts_as_resigning(rules2) -> None:
@@ -397,7 +441,7 @@ def test_a_dropped_link_loses_nothing_once_it_is_back(seats, rules2, rules4) -> 
 
 
 def test_a_peer_gone_longer_than_the_reconnect_window_aborts_the_game(rules2) -> None:
-    table = waiting_for(rules2, 1)
+    table = waiting_for(rules2, 0)  # seat 1, gone, owes nothing: we cannot judge it
     drop_link(table, 0, 1)
     table.tick(table.peers[0].reconnect_timeout - 1)
     assert table.peers[0].outcome is None
@@ -406,11 +450,36 @@ def test_a_peer_gone_longer_than_the_reconnect_window_aborts_the_game(rules2) ->
     assert outcome.result == "aborted" and "lost contact with seat 1" in outcome.reason
 
 
-def test_a_commit_reveal_deadline_waits_while_a_link_is_down(rules2) -> None:
+def test_a_peer_gone_longer_than_the_reconnect_window_owing_a_decision_forfeits(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    drop_link(table, 0, 1)
+    table.tick(table.peers[0].reconnect_timeout - 1)
+    assert table.peers[0].outcome is None
+    table.tick(2)
+    forfeit_of(table, 0, 1, "gone")
+    assert "owed the decision for seq" in table.peers[0].outcome.reason
+
+
+def test_holding_a_reveal_and_dropping_the_link_is_a_forfeit(rules2) -> None:
+    """The reveal window runs on while the link is down: dropping it buys no time."""
+    table, held = at_a_round(rules2)
+    (dst, commit), *_ = held
+    table.peers[0].on_message(1, commit, table.now)
+    table.pump()  # seat 0 reveals; seat 1 holds its reveal
+    drop_link(table, 0, 1)
+    table.tick(table.peers[0].reveal_timeout + 1)
+    forfeit_of(table, 0, 1, "late-reveal")
+    assert table.peers[0].reveal_timeout < table.peers[0].reconnect_timeout  # not an abort
+
+
+def test_a_reconnect_inside_the_reveal_window_is_in_time(rules2) -> None:
     table, held = at_a_round(rules2)
     drop_link(table, 0, 1)
-    table.tick(table.peers[0].reveal_timeout + 1)  # late, but the link is down: no forfeit
-    assert table.peers[0].outcome is None
+    table.tick(table.peers[0].reveal_timeout / 2)
+    table.tamper = None
+    restore_link(table, 0, 1)
+    table.pump()  # the round goes through, and the game plays on to its end
+    assert all(p.outcome.result in ("win", "loss", "draw") for p in table.peers)
 
 
 def test_a_seq_far_ahead_is_refused(rules2) -> None:
@@ -441,6 +510,18 @@ def test_a_desync_report_names_the_first_differing_seq(rules2) -> None:
     theirs[4][1] = theirs[5][1] = "3" * 64
     table.inject(1, 0, make("desync", seq=n, hashes=theirs))
     assert honest.outcome.result == "desync" and honest.outcome.seq == n - 2
+
+
+def test_a_forged_desync_is_refused_and_the_game_goes_on(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    honest = table.peers[0]
+    n = honest.applied
+    ours = [[q, honest.hash_at(q)] for q in range(n - 5, n + 1)]
+    table.inject(1, 0, make("desync", seq=n, hashes=ours))
+    table.inject(1, 0, make("desync", seq=n + 3, hashes=[[n + 3, "4" * 64]]))  # not ours yet
+    assert honest.outcome is None
+    assert errors_to(table, 0, 1)[-1]["code"] == "no-desync"
+    untouched(table, 0, n)
 
 
 def test_every_step_is_told_once_in_order_with_its_news(rules2) -> None:
