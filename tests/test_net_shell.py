@@ -171,6 +171,17 @@ async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
     assert "The game is over" in "".join(text for _, text in table.screen(120))
 
 
+async def test_a_short_clock_shows_in_the_toolbar_and_forfeits_a_silent_person() -> None:
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            table, results = await seat_a_person(nursery, 3, lambda r: None, clock=2.0)
+            assert " s left " in "".join(text for _, text in table.toolbar())
+            await wait_until(lambda: table.over, "the clock runs out")
+    for outcome in (results["host"], results["join"]):
+        assert outcome.result == "forfeit" and outcome.culprit == 1 and outcome.winner == 0
+        assert "did not decide seq" in outcome.reason and "within 2 s" in outcome.reason
+
+
 async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes() -> None:
     lines: list[str] = []
     with trio.fail_after(25):
@@ -252,6 +263,7 @@ def test_order_n_of_m_counts_each_step_where_the_session_says_it_was_decided() -
         started=True,
         asked=False,
         outcome=None,
+        clock_left=lambda: None,
     )
     table = net_table(session, token=object(), unicode=False)  # no trio run: nothing is sent
     batch = []

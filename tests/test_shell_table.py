@@ -196,6 +196,9 @@ class WireDriver:
     def leave(self):
         pass
 
+    def clock(self):
+        return None
+
 
 def test_a_table_whose_opponent_is_outside():
     g = game("4k3/8/8/8/8/8/4P3/4K3", deck=["Peon"] * 5, opp_deck=["Peon"] * 5)
@@ -213,6 +216,15 @@ def test_a_table_whose_opponent_is_outside():
     assert plain(heard[-1].news).startswith("gold: King e8–d8")
     assert heard[-1].redraw
     assert t.marks == [60, 59]  # e8 and d8 light up
+
+
+def test_the_toolbar_shows_a_decision_clock_only_when_it_runs_low():
+    from crownp2p.shell.toolbar import table_toolbar
+
+    g = solo().game
+    assert "left" not in plain(table_toolbar(g, 0, clock=(0, 31.0)))
+    assert plain(table_toolbar(g, 0, clock=(0, 12.4))).startswith(" you have 12 s left ")
+    assert plain(table_toolbar(g, 0, 20, clock=(1, 3.0))) == " gold has 3 s left "
 
 
 def test_the_toolbar_fits_a_narrow_terminal():

@@ -159,6 +159,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "start_hash": HASH,
         "max_turns": integer(0, 1 << 20),
         "reveal_timeout": number(0.001, 86400.0),
+        "clock": number(0.0, 86400.0),  # a decision's time limit; 0: none
         "publics": array(binary(DH_BYTES), MAX_SEATS, min_len=2),
     },
     "confirm": {"game_id": binary(16), "start_hash": HASH},

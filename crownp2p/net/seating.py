@@ -26,6 +26,15 @@ from ..core.record import Record, ReplayError
 from ..core.rules import Rules
 from ..core.setup import Setup
 from . import crypto
+from .bounds import (
+    CLOCK,
+    DEFAULT_CLOCK,
+    REVEAL,
+    OutOfBounds,
+    check_seat,
+    check_setup,
+    check_timeout,
+)
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Event, Joined, Left, Outcome, Seated
 from .handshake import Packs, join_accept, join_dial
@@ -180,6 +189,7 @@ class _SeatRun:
             max_turns=info.max_turns,
             reveal_timeout=info.reveal_timeout,
             reconnect_timeout=self.timeouts.reconnect,
+            clock=info.clock,
             known_nonces=known_nonces,
         )
         hub.info = info
@@ -222,6 +232,7 @@ async def host_game(
     code: str | None = None,
     record: str | Path | None = None,
     max_turns: int = 0,
+    clock: float | None = DEFAULT_CLOCK,
     timeouts: Timeouts | None = None,
     test_seed: int | str | None = None,
     extra: dict[str, Any] | None = None,
@@ -230,7 +241,8 @@ async def host_game(
     task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
-    no ``decider`` is a person's: its decisions come through :meth:`Session.offer`."""
+    no ``decider`` is a person's: its decisions come through :meth:`Session.offer`. ``clock``
+    is each decision's time limit in seconds (None: no limit)."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     try:
@@ -238,7 +250,11 @@ async def host_game(
     except ValueError as err:
         raise NetError(str(err)) from None
     _check_record_path(record)
-    try:
+    try:  # what every joiner would refuse
+        check_setup(setup, rules)
+        check_timeout("reveal timeout", timeouts.reveal, REVEAL)
+        if clock is not None:
+            check_timeout("decision clock", clock, CLOCK)
         game = Game(rules, setup)
     except (ValueError, KeyError) as err:
         raise NetError(f"the setup cannot start a game: {err}") from None
@@ -320,6 +336,7 @@ async def host_game(
             game.state_hash(),
             max_turns,
             timeouts.reveal,
+            clock,
             list(packs),
             (bind, port),
             table_extra,
@@ -338,6 +355,7 @@ async def host_game(
                     start_hash=info.start_hash,
                     max_turns=max_turns,
                     reveal_timeout=float(timeouts.reveal),
+                    clock=float(clock or 0),
                     publics=publics,
                 ),
             )
@@ -480,6 +498,14 @@ async def _accept_table(
             "players",
             f"the table is for {players} players; these rules seat {len(rules.seating.sides)}",
         )
+    try:  # before building anything from it
+        check_seat(table["seat"], players)
+        check_setup(setup, rules)
+        check_timeout("reveal timeout", table["reveal_timeout"], REVEAL)
+        if table["clock"]:
+            check_timeout("decision clock", table["clock"], CLOCK)
+    except OutOfBounds as err:
+        raise await refuse("bounds", str(err)) from None
     if (
         table["seat"] != joined.seat
         or len(table["names"]) != players
@@ -524,6 +550,7 @@ async def _accept_table(
         table["start_hash"],
         table["max_turns"],
         table["reveal_timeout"],
+        table["clock"] or None,
         list(packs),
         None,
         extra,

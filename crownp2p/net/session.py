@@ -85,6 +85,7 @@ class TableInfo:
     start_hash: str
     max_turns: int
     reveal_timeout: float
+    clock: float | None  # each decision's time limit (None: no limit)
     packs: list[tuple[str, str]]
     listen: tuple[str, int] | None = None  # our own listening address, for higher seats
     extra: dict[str, Any] = field(default_factory=dict)  # bot, seeds: what resume needs
@@ -101,6 +102,7 @@ class TableInfo:
             "start_hash": self.start_hash,
             "max_turns": self.max_turns,
             "reveal_timeout": self.reveal_timeout,
+            "clock": self.clock,
             "packs": [list(p) for p in self.packs],
             "listen": list(self.listen) if self.listen else None,
             "extra": self.extra,
@@ -119,6 +121,7 @@ class TableInfo:
             str(d["start_hash"]),
             int(d["max_turns"]),
             float(d["reveal_timeout"]),
+            None if d["clock"] is None else float(d["clock"]),
             [(str(n), str(v)) for n, v in d["packs"]],
             (str(d["listen"][0]), int(d["listen"][1])) if d.get("listen") else None,
             dict(d.get("extra", {})),
@@ -142,6 +145,7 @@ class SessionView(Protocol):
     def asked(self) -> bool: ...
     @property
     def outcome(self) -> Outcome | None: ...
+    def clock_left(self) -> tuple[int, float] | None: ...
     def offer(self, decision: Decision, at_step: int) -> None: ...
     def chat(self, text: str) -> None: ...
     def resign(self, text: str = "") -> None: ...
@@ -354,6 +358,10 @@ class Session:
     @property
     def outcome(self) -> Outcome | None:
         return self.ls.outcome
+
+    def clock_left(self) -> tuple[int, float] | None:
+        """The seat whose decision clock runs and the seconds left on it (None: none runs)."""
+        return self.ls.clock_left(trio.current_time())
 
     def offer(self, decision: Decision, at_step: int) -> None:
         """Our decision for the position after ``at_step`` steps (see the module)."""

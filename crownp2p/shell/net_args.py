@@ -52,6 +52,20 @@ def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> No
     p.add_argument("-v", "--verbose", action="store_true", help="log every connection event")
 
 
+def _clock(text: str) -> float | None:
+    if text.strip().lower() == "none":
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is neither a number of seconds nor none"
+        ) from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError("a clock is a positive number of seconds, or none")
+    return seconds
+
+
 def add_host_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on")
     p.add_argument(
@@ -79,6 +93,14 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         default=60.0,
         metavar="SECONDS",
         help="a commit-reveal answer later than this forfeits the game (default 60)",
+    )
+    p.add_argument(
+        "--clock",
+        type=_clock,
+        default=300.0,  # net/bounds.py's DEFAULT_CLOCK (this module imports nothing)
+        metavar="SECONDS|none",
+        help="each decision's time limit: a seat silent longer forfeits (default 300; none: "
+        "no limit, for a friendly table)",
     )
     _common_arguments(p)
 

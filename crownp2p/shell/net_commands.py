@@ -436,6 +436,7 @@ def host_command(args: argparse.Namespace) -> int:
         code=args.code,
         record=args.record,
         max_turns=args.max_turns,
+        clock=args.clock,
         timeouts=_timeouts(args),
         test_seed=args.test_seed,
         extra={"bot": args.bot, "seed": seed},

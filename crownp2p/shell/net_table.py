@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import signal
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -61,6 +62,9 @@ class NetDriver:
         self.pending = False  # our decision is on its way to the session
         self.stopped = False  # the session has returned
         self._table: Table | None = None
+        # The decision clock as the session last told it, and when (the toolbar is drawn
+        # outside trio, so it counts down from here).
+        self._clock: tuple[tuple[int, float] | None, float] = (None, 0.0)
 
     @property
     def table(self) -> Table:
@@ -100,6 +104,7 @@ class NetDriver:
         """What the session tells (a step applied, our turn, chat, a peer's error, a link,
         the end)."""
         table = self.table
+        self._clock = (self.session.clock_left(), time.monotonic())
         lines: list[str] = []
         match event:
             case StepApplied(step=step, where=where):
@@ -133,6 +138,12 @@ class NetDriver:
         decision = self.table.decide(self.game, self.seat)
         if decision is not None:
             self.submit(decision)
+
+    def clock(self) -> tuple[int, float] | None:
+        told, when = self._clock
+        if told is None or self.over:
+            return None
+        return told[0], told[1] - (time.monotonic() - when)
 
     def stop(self, lines: list[str]) -> None:
         """The session has returned (or failed): nothing more will come from the table."""

@@ -147,6 +147,9 @@ class LocalDriver:
     def leave(self) -> None:
         pass
 
+    def clock(self) -> tuple[int, float] | None:
+        return None  # a game in this process waits for the person as long as it takes
+
 
 def _undo(table: Table, args: list[str]) -> Reply:
     driver = table.driver

@@ -30,6 +30,7 @@ STYLE = {
     "bottom-toolbar": "noreverse bg:#262626 #d0d0d0",
     "bottom-toolbar.key": "bold",
     "bottom-toolbar.turn": "bold",
+    "bottom-toolbar.clock": "bold reverse",
 }
 
 

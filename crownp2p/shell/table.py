@@ -78,6 +78,9 @@ class Driver(Protocol):
     def leave(self) -> None:
         """The person leaves the table."""
 
+    def clock(self) -> tuple[int, float] | None:
+        """The seat whose decision clock runs and the seconds left on it (None: none runs)."""
+
 
 class TurnTally:
     """Orders, actions and buys used so far this turn, so the screen can say "Order 2 of 3".
@@ -323,7 +326,14 @@ class Table:
         return self.driver.status() or render.prompt_line(self.game, self.seat, self.tally)
 
     def toolbar(self, width: int = 200) -> render.Fragments:
-        return table_toolbar(self.game, self.seat, width, over=self.over, unicode=self.unicode)
+        return table_toolbar(
+            self.game,
+            self.seat,
+            width,
+            over=self.over,
+            unicode=self.unicode,
+            clock=self.driver.clock(),
+        )
 
     def message(self) -> str:
         """The prompt's text: whose seat, and where in the turn."""

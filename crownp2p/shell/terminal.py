@@ -223,6 +223,7 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         completer=shell.completer(),
         complete_while_typing=False,
         bottom_toolbar=lambda: shell.toolbar(columns()),
+        refresh_interval=1.0,  # a decision clock counts down in the toolbar
         style=screen.style,
         key_bindings=getattr(shell, "key_bindings", lambda: None)(),
         erase_when_done=True,

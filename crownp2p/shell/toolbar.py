@@ -1,4 +1,5 @@
-"""The bottom toolbar: the turn, the phase, orders, actions and buys left, and gold."""
+"""The bottom toolbar: the turn, the phase, orders, actions and buys left, and gold — and the
+decision clock, once it runs low."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from ..core.game import Game
 from .render import Fragments
 
 PHASES = ("order", "action", "buy")
+CLOCK_LOW = 30.0  # seconds left on a decision clock from which the toolbar shows it
 
 
 def counts_left(game: Game) -> dict[str, int]:
@@ -21,10 +23,17 @@ def counts_left(game: Game) -> dict[str, int]:
 
 
 def table_toolbar(
-    game: Game, seat: int, width: int = 200, *, over: bool = False, unicode: bool = True
+    game: Game,
+    seat: int,
+    width: int = 200,
+    *,
+    over: bool = False,
+    unicode: bool = True,
+    clock: tuple[int, float] | None = None,
 ) -> Fragments:
     """The toolbar for ``seat`` at a table, as much of it as fits in ``width`` columns.
-    ``over``: the table has ended a game the engine has not (a resignation, a forfeit)."""
+    ``over``: the table has ended a game the engine has not (a resignation, a forfeit).
+    ``clock``: the seat whose decision clock runs, and the seconds left on it."""
     dot = " · " if unicode else " | "
     if game.over or over:
         result = ""
@@ -52,7 +61,12 @@ def table_toolbar(
         ("", f"{dot}{phase} phase{dot}"),
         ("", counts),
     ]
-    return fitted(width, full + keys, full, [("", f" {phase}{dot}{counts} ")])
+    short: Fragments = [("", f" {phase}{dot}{counts} ")]
+    if clock is not None and clock[1] < CLOCK_LOW:
+        who = "you have" if clock[0] == seat else f"{game.seat_name(clock[0])} has"
+        low: Fragments = [("class:bottom-toolbar.clock", f" {who} {max(0, int(clock[1]))} s left ")]
+        return fitted(width, low + full + keys, low + full, low + short, low)
+    return fitted(width, full + keys, full, short)
 
 
 def fitted(width: int, *choices: Fragments) -> Fragments:

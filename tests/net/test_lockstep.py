@@ -440,6 +440,41 @@ def test_a_dropped_link_loses_nothing_once_it_is_back(seats, rules2, rules4) -> 
         assert [s.hash for s in peer.record.steps] == [s.hash for s in local.record.steps]
 
 
+def test_without_a_clock_a_silent_seat_never_forfeits(rules2) -> None:
+    table = waiting_for(rules2, 1)  # no clock: a friendly table
+    table.tick(10**6)
+    assert table.peers[0].outcome is None and table.peers[0].next_deadline() is None
+
+
+def test_a_silent_seat_forfeits_past_its_clock_though_its_link_is_up(rules2) -> None:
+    """A peer that only keeps its link alive (pings) holds the table only until its clock
+    runs out; every peer judges it from its own clock."""
+    table = MemoryTable(rules2, Setup(), ["random", "random"], seed=5, test_seed=5, clock=20)
+    table.bot_seats = {0}
+    table.connect()
+    table.pump()
+    honest = table.peers[0]
+    seat, left = honest.clock_left(table.now)
+    assert seat == 1 and left == 20
+    table.peers[1].clock = None  # a rogue that does not judge itself
+    table.tick(24)
+    assert honest.outcome is None  # a peer's clock gets a little grace for its link's delay
+    table.tick(2)
+    forfeit_of(table, 0, 1, "late-decision")
+    assert honest.outcome.reason.endswith("did not decide seq 6 within 20 s")
+
+
+def test_our_own_clock_running_out_is_our_own_resignation(rules2) -> None:
+    table = MemoryTable(rules2, Setup(), ["random", "random"], seed=5, test_seed=5, clock=20)
+    table.bot_seats = {0}
+    table.connect()
+    table.pump()
+    table.tick(21)
+    for peer in table.peers:  # seat 1 said so itself: everyone ends with its reason
+        assert peer.outcome.result == "forfeit" and peer.outcome.culprit == 1
+        assert peer.outcome.reason.endswith("did not decide seq 6 within 20 s")
+
+
 def test_a_peer_gone_longer_than_the_reconnect_window_aborts_the_game(rules2) -> None:
     table = waiting_for(rules2, 0)  # seat 1, gone, owes nothing: we cannot judge it
     drop_link(table, 0, 1)

@@ -35,6 +35,7 @@ VALID = {
         start_hash=H,
         max_turns=0,
         reveal_timeout=5.0,
+        clock=300.0,
         publics=[b"d" * 256, b"e" * 256],
     ),
     "confirm": dict(game_id=b"g" * 16, start_hash=H),

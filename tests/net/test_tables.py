@@ -530,6 +530,7 @@ async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) 
                 start_hash=Game(rules2, setup).state_hash(),
                 max_turns=0,
                 reveal_timeout=5.0,
+                clock=0.0,
                 publics=publics,
             )
         )
