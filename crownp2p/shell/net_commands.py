@@ -149,10 +149,12 @@ def _configure_logging(verbose: bool) -> None:
 
 
 def _timeouts(args: argparse.Namespace) -> Timeouts:
+    from ..net.bounds import RECONNECT
     from ..net.link import Timeouts
 
-    if args.reconnect <= 0:
-        raise CommandError("--reconnect must be a positive number of seconds")
+    low, high = RECONNECT
+    if not low <= args.reconnect <= high:
+        raise CommandError(f"--reconnect must be {low:g} to {high:g} seconds")
     reveal = getattr(args, "reveal_timeout", 60.0)
     if reveal <= 0:
         raise CommandError("--reveal-timeout must be a positive number of seconds")
