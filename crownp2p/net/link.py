@@ -1,7 +1,9 @@
 """Connections: a framed, validated message stream, and a Link that runs one.
 
 :class:`FramedStream` wraps any trio stream for the handshake: ``send``/``receive`` one
-message at a time. Once a peer is admitted, a :class:`Link` takes it over: one writer task fed
+message at a time, in the clear until the handshake seals it; from then on every frame is sealed
+and opened with the handshake's Noise keys, and one that does not open ends the link
+(``bad-seal``). Once a peer is admitted, a :class:`Link` takes it over: one writer task fed
 by a memory channel (trio forbids concurrent ``send_all``), which also sends a ``ping`` when the
 line has been quiet, and one reader that reports every valid message to its sink (the Hub) and
 declares the link dead when nothing at all arrives for the idle timeout.
