@@ -5,8 +5,9 @@ seat's decider (a bot, see ``deciders``; None for a person, whose decisions the 
 the session) and returning the game's ``events.Outcome``. Underneath, one module per job:
 
 * ``frames``, ``messages`` — the wire: length-prefixed msgpack frames and their schemas;
-* ``crypto`` — join codes, HMAC proofs, pair keys, commit-reveal;
-* ``handshake`` — admitting a joiner (join code) or a seated peer (pair key);
+* ``crypto`` — join codes, SPAKE2, the Noise handshakes that seal links, commit-reveal;
+* ``handshake`` — admitting a joiner (SPAKE2 over the join code) or a seated peer (Noise KK);
+* ``throttle`` — the growing pause per address between join tries;
 * ``link`` — one connection: a writer fed by a channel, keepalives, the idle timeout;
 * ``lockstep`` — the game between peers as a state machine without I/O, on core's ``Play``;
 * ``events`` — what the lockstep and the seating tell whoever follows the game;

@@ -1,15 +1,37 @@
-"""The protocol's cryptography, all from the standard library: join codes and the HMAC proofs
-of them, the per-pair link keys (Diffie-Hellman, so the host never knows the keys other seats
-share), and commit-reveal for chance seeds.
+"""The protocol's cryptography: join codes, SPAKE2 over the code (``spake2``), the Noise
+handshakes that seal every link (``noiseprotocol``), and commit-reveal for chance seeds
+(SHA-256 commitments).
 
-Byte layouts are fixed here and in docs/protocol.md; every peer must compute them alike.
+Nothing here is home-made: the key exchange, the key schedule and the AEAD framing are the
+libraries'. Byte layouts are fixed here and in docs/protocol.md; every peer must compute them alike.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
+import os
 import secrets
+from collections.abc import Callable
+from typing import Protocol
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from noise.connection import Keypair, NoiseConnection  # type: ignore[import-untyped]
+from noise.exceptions import (  # type: ignore[import-untyped]
+    NoiseHandshakeError,
+    NoiseInvalidMessage,
+    NoiseValueError,
+)
+from spake2 import SPAKE2_A, SPAKE2_B, SPAKEError  # type: ignore[import-untyped]
+from spake2.ed25519_basic import NotOnCurve  # type: ignore[import-untyped]
+
+
+class Pake(Protocol):
+    """One side of a SPAKE2 exchange, as the ``spake2`` package has it."""
+
+    def start(self) -> bytes: ...
+    def finish(self, inbound: bytes) -> bytes: ...
+
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: read aloud or typed easily
 CODE_GROUPS = 2
@@ -17,7 +39,7 @@ CODE_GROUP_LEN = 5
 
 
 def new_join_code() -> str:
-    """A fresh join code like ``k7m2q-xv9te`` (about 50 bits)."""
+    """A fresh join code like ``k7m2q-xv9te`` (about 50 bits: far beyond online guessing)."""
     groups = [
         "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_GROUP_LEN))
         for _ in range(CODE_GROUPS)
@@ -40,75 +62,151 @@ def check_code(code: str) -> str:
     return norm
 
 
-def code_key(code: str) -> bytes:
-    return hashlib.sha256(b"crownp2p join code\x00" + normalize_code(code).encode()).digest()
+# What the libraries raise for bytes that do not open: a failed tag, a bad point, a bad length.
+_UNOPENED = (InvalidTag, ValueError, NoiseInvalidMessage, NoiseValueError, NoiseHandshakeError)
 
 
-def proof(key: bytes, label: bytes, *parts: bytes) -> bytes:
-    """HMAC-SHA-256 over a role label and the handshake's nonces."""
-    mac = hmac.new(key, label + b"\x00", hashlib.sha256)
-    for part in parts:
-        mac.update(len(part).to_bytes(2, "big") + part)
-    return mac.digest()
+class SealError(Exception):
+    """A handshake message or a sealed frame did not open: wrong key, tampered, injected,
+    replayed or reordered."""
 
 
-def proofs_equal(a: bytes, b: bytes) -> bool:
-    return hmac.compare_digest(a, b)
+# ------------------------------------------------------------------ joining: SPAKE2
+
+PAKE_JOINER = b"crownp2p/3 joiner"  # SPAKE2 identity A: the side that dials
+PAKE_HOST = b"crownp2p/3 host"  # SPAKE2 identity B: the host
+PAKE_BYTES = 33  # a SPAKE2 message on the wire: a side byte, then a curve point
 
 
-# ------------------------------------------------------------------ pair keys
-
-# RFC 3526 group 14: the 2048-bit MODP safe prime, generator 2.
-DH_PRIME = int(
-    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E34"
-    "04DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6"
-    "F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A6916"
-    "3FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C"
-    "32905E462E36CE3BE39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA95"
-    "6AE515D2261898FA051015728E5A8AACAA68FFFFFFFFFFFFFFFF",
-    16,
-)
-DH_GENERATOR = 2
-DH_BYTES = 256  # a public value on the wire: big endian, this long
+def pake(code: str, *, host: bool, entropy: Callable[[int], bytes] = os.urandom) -> Pake:
+    """One side's SPAKE2 over the normalized join code. ``start()`` gives our message,
+    :func:`pake_key` the 32-byte key from theirs. A wrong code on either side yields a
+    different key, and nothing on the wire lets anyone test a guess without another exchange
+    with us. ``entropy`` is for test vectors only."""
+    side = SPAKE2_B if host else SPAKE2_A
+    return side(  # type: ignore[no-any-return]
+        normalize_code(code).encode(), PAKE_JOINER, PAKE_HOST, entropy_f=entropy
+    )
 
 
-def new_dh_secret() -> int:
-    """A fresh 256-bit private exponent (twice the group's 112-bit strength)."""
-    return secrets.randbits(256) | 1 << 255
+def pake_key(pake: Pake, theirs: bytes) -> bytes:
+    """Our SPAKE2 key from the other side's message, or SealError for a message that is not a
+    point of the other side (a key from a wrong code is not an error: it just opens nothing)."""
+    try:
+        return pake.finish(theirs)
+    except (SPAKEError, NotOnCurve, ValueError):
+        raise SealError("a SPAKE2 message is not valid") from None
 
 
-def dh_public(secret: int) -> bytes:
-    return pow(DH_GENERATOR, secret, DH_PRIME).to_bytes(DH_BYTES, "big")
+# ------------------------------------------------------------------ links: Noise
+
+# The join link: keyed by the SPAKE2 key (as the psk), no static keys yet.
+NOISE_JOIN = "Noise_NNpsk0_25519_ChaChaPoly_SHA256"
+# Every link between two seated players, reconnects included: both static keys from the table.
+NOISE_PEER = "Noise_KK_25519_ChaChaPoly_SHA256"
+KEY_BYTES = 32  # an X25519 key, private or public
+NOISE_MESSAGE_BYTES = 48  # each handshake message: an ephemeral public key and an empty AEAD
 
 
-def dh_public_ok(public: bytes) -> bool:
-    """Whether a public value lies in the group's large subgroup: 0, 1 and p - 1 (or anything
-    not below p) would let a cheat force a known shared secret."""
-    return len(public) == DH_BYTES and 1 < int.from_bytes(public, "big") < DH_PRIME - 1
+_PROBE = X25519PrivateKey.from_private_bytes(bytes(range(1, 33)))  # any fixed key will do
 
 
-def dh_shared(secret: int, public: bytes) -> bytes:
-    """The secret two seats share, or ValueError for a public value that is not ok."""
-    if not dh_public_ok(public):
-        raise ValueError("a Diffie-Hellman public value is out of range")
-    return pow(int.from_bytes(public, "big"), secret, DH_PRIME).to_bytes(DH_BYTES, "big")
+def new_static() -> bytes:
+    """A fresh per-table X25519 private key (this seat's identity at one table)."""
+    return X25519PrivateKey.generate().private_bytes_raw()
 
 
-def table_digest(game_id: bytes, publics: list[bytes]) -> bytes:
-    """What binds a pair key to the whole table: every seat's public value, in seat order."""
+def static_public(private: bytes) -> bytes:
+    return X25519PrivateKey.from_private_bytes(private).public_key().public_bytes_raw()
+
+
+def static_public_ok(public: bytes) -> bool:
+    """Whether a public key is usable: a low-order point would give a known shared secret."""
+    try:
+        _PROBE.exchange(X25519PublicKey.from_public_bytes(public))
+    except ValueError:
+        return False
+    return True
+
+
+def table_digest(game_id: bytes, statics: list[bytes]) -> bytes:
+    """What binds every seat-to-seat link to the whole table: the game and every seat's static
+    public key, in seat order (the prologue of the peer handshake). A host that told two seats
+    different keys leaves them unable to link."""
     h = hashlib.sha256(b"crownp2p table\x00" + game_id)
-    for public in publics:
+    for public in statics:
         h.update(public)
     return h.digest()
 
 
-def pair_key(shared: bytes, digest: bytes, a: int, b: int) -> bytes:
-    """The key two seats use to prove themselves to each other (dialled links, reconnects).
+def join_noise(
+    *, initiator: bool, psk: bytes, prologue: bytes, ephemeral: bytes | None = None
+) -> NoiseConnection:
+    """The join link's handshake state: NNpsk0, the SPAKE2 key as the psk. ``ephemeral`` is
+    for test vectors only."""
+    return _noise(NOISE_JOIN, initiator, prologue, ephemeral, psk=psk)
 
-    Only those two seats can compute ``shared``; and because the key also covers the table's
-    digest, a host that told two seats different public values leaves them unable to link."""
-    low, high = sorted((a, b))
-    return proof(hashlib.sha256(shared).digest(), b"pair", digest, bytes([low, high]))
+
+def peer_noise(
+    *,
+    initiator: bool,
+    private: bytes,
+    remote: bytes,
+    prologue: bytes,
+    ephemeral: bytes | None = None,
+) -> NoiseConnection:
+    """A seat-to-seat link's handshake state: KK, our static key and theirs from the table."""
+    return _noise(NOISE_PEER, initiator, prologue, ephemeral, private=private, remote=remote)
+
+
+def _noise(
+    name: str,
+    initiator: bool,
+    prologue: bytes,
+    ephemeral: bytes | None,
+    *,
+    psk: bytes | None = None,
+    private: bytes | None = None,
+    remote: bytes | None = None,
+) -> NoiseConnection:
+    noise = NoiseConnection.from_name(name.encode())
+    if initiator:
+        noise.set_as_initiator()
+    else:
+        noise.set_as_responder()
+    noise.set_prologue(prologue)
+    if psk is not None:
+        noise.set_psks(psk)
+    if private is not None:
+        noise.set_keypair_from_private_bytes(Keypair.STATIC, private)
+    if remote is not None:
+        noise.set_keypair_from_public_bytes(Keypair.REMOTE_STATIC, remote)
+    if ephemeral is not None:
+        noise.set_keypair_from_private_bytes(Keypair.EPHEMERAL, ephemeral)
+    noise.start_handshake()
+    return noise
+
+
+def read_handshake(noise: NoiseConnection, message: bytes) -> None:
+    """Take the other side's handshake message, or SealError."""
+    try:
+        noise.read_message(message)
+    except _UNOPENED:
+        raise SealError("a handshake message did not open") from None
+
+
+def seal(noise: NoiseConnection, plaintext: bytes) -> bytes:
+    """One transport message: ChaCha20-Poly1305 under the handshake's key, nonce = a counter."""
+    return bytes(noise.encrypt(plaintext))
+
+
+def unseal(noise: NoiseConnection, ciphertext: bytes) -> bytes:
+    """The plaintext of the next transport message, or SealError: the counter moves on only
+    with each frame that opens, so a replayed, dropped or reordered frame never does."""
+    try:
+        return bytes(noise.decrypt(ciphertext))
+    except _UNOPENED:
+        raise SealError("a frame did not open") from None
 
 
 # ------------------------------------------------------------------ commit-reveal

@@ -1,9 +1,10 @@
-"""Frames: a 4-byte big-endian length, then one msgpack map.
+"""Frames: a 4-byte big-endian length, then a body: one msgpack map in the clear (the first
+messages of a handshake), or, once a link is sealed, the Noise ciphertext of one.
 
 :class:`FrameDecoder` is sans-I/O: feed it bytes as they arrive (one at a time is fine) and it
-hands back every complete message. It refuses a frame longer than the limit as soon as the
-length prefix is in, before reading the body, and anything that is not a single msgpack map
-with string keys.
+hands back every complete body. It refuses a frame longer than the limit as soon as the length
+prefix is in, before reading the body. :func:`decode_body` refuses anything that is not a single
+msgpack map with string keys.
 """
 
 from __future__ import annotations
@@ -15,15 +16,26 @@ import msgpack  # type: ignore[import-untyped]
 
 from .errors import ProtocolError
 
-MAX_FRAME = 1 << 20  # 1 MiB
+MAX_FRAME = 65535  # Noise's largest message: a sealed body, its 16-byte tag included
+MAX_MESSAGE = MAX_FRAME - 16  # so a msgpack map is at most this long, sealed or not
 _HEADER = struct.Struct(">I")
 
 
-def encode_frame(message: dict[str, Any]) -> bytes:
+def encode_body(message: dict[str, Any]) -> bytes:
     body: bytes = msgpack.packb(message, use_bin_type=True)
-    if len(body) > MAX_FRAME:
-        raise ValueError(f"a {len(body)}-byte message is over the {MAX_FRAME}-byte frame limit")
+    if len(body) > MAX_MESSAGE:
+        raise ValueError(f"a {len(body)}-byte message is over the {MAX_MESSAGE}-byte limit")
+    return body
+
+
+def frame(body: bytes) -> bytes:
+    """A body with its length in front."""
     return _HEADER.pack(len(body)) + body
+
+
+def encode_frame(message: dict[str, Any]) -> bytes:
+    """A message as a frame in the clear."""
+    return frame(encode_body(message))
 
 
 def decode_body(body: bytes) -> dict[str, Any]:
@@ -57,10 +69,10 @@ class FrameDecoder:
         self._buffer = bytearray()
         self._need: int | None = None  # body length, once the header is in
 
-    def feed(self, data: bytes) -> list[dict[str, Any]]:
-        """Add bytes; return every message now complete, in order."""
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add bytes; return the body of every frame now complete, in order."""
         self._buffer += data
-        messages = []
+        bodies = []
         while True:
             if self._need is None:
                 if len(self._buffer) < _HEADER.size:
@@ -75,11 +87,10 @@ class FrameDecoder:
                     )
             if len(self._buffer) < self._need:
                 break
-            body = bytes(self._buffer[: self._need])
+            bodies.append(bytes(self._buffer[: self._need]))
             del self._buffer[: self._need]
             self._need = None
-            messages.append(decode_body(body))
-        return messages
+        return bodies
 
     @property
     def mid_frame(self) -> bool:

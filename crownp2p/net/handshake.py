@@ -1,12 +1,13 @@
-"""Admitting a peer: versions, packs, and a proof of a shared secret, both ways.
+"""Admitting a peer: versions, packs, a key exchange, and from then on a sealed link.
 
-Two kinds of connection (docs/protocol.md, "Handshakes"):
+Two kinds of connection (docs/protocol.md, "Joining a table"):
 
-* **join** — a new player dials the host. Both prove they know the join code with an HMAC
-  over fresh nonces from each side; the code itself never crosses the wire. The joiner's proof
-  also covers its Diffie-Hellman public value, from which its pair keys will come.
-* **peer** — a seated player dials a lower seat (the mesh, and every reconnect). Both prove they
-  hold the pair key only those two seats can derive, so a link is bound to one seat for good.
+* **join** — a new player dials the host. SPAKE2 over the join code gives both a key only if
+  both hold the same code; a Noise NNpsk0 handshake keyed by it seals the link. A stranger
+  with a wrong code gets one refusal per try and nothing it could test a guess against.
+* **peer** — a seated player dials a lower seat (the mesh, and every reconnect): a Noise KK
+  handshake with both seats' static keys from the table, so a link is bound to one seat for good
+  and nobody else, the host included, can pose as either end.
 
 Each function runs one side, one message at a time, with a timeout per message; it raises
 :class:`HandshakeError` (with a sentence for the user) and has sent the other side an error
@@ -125,12 +126,21 @@ async def first_message(framed: FramedStream, timeout: float) -> dict[str, Any]:
 
 
 @dataclass
-class Joined:
+class Admitted:
     """What a joiner learns from a successful join handshake."""
 
     seat: int
     players: int
-    dh_secret: int  # ours; the table brings every seat's public value
+    static: bytes  # our private key for this table; the table brings every seat's public key
+
+
+@dataclass
+class Player:
+    """What the host learns of a joiner that knew the code."""
+
+    name: str
+    listen: int  # the port it listens on for higher seats
+    static: bytes  # its public key for this table
 
 
 async def join_dial(
@@ -141,70 +151,85 @@ async def join_dial(
     packs: Packs,
     listen_port: int,
     timeout: float,
-) -> Joined:
-    """The joiner's side of a join handshake."""
-    key = crypto.code_key(code)
-    mine = crypto.new_nonce()
-    dh_secret = crypto.new_dh_secret()
-    public = crypto.dh_public(dh_secret)
+) -> Admitted:
+    """The joiner's side of a join handshake: SPAKE2 over the code, then a Noise handshake keyed
+    by its key; our name, port and public key go only through the sealed link."""
+    pake = crypto.pake(code, host=False)
+    static = crypto.new_static()
     try:
-        await _send(
-            framed,
-            make(
-                "join",
-                proto=PROTOCOL_VERSION,
-                engine=ENGINE,
-                packs=packs_list(packs),
-                name=name,
-                nonce=mine,
-                listen=listen_port,
-                dh=public,
-            ),
-            timeout,
+        hello = make(
+            "join",
+            proto=PROTOCOL_VERSION,
+            engine=ENGINE,
+            packs=packs_list(packs),
+            pake=pake.start(),
         )
-        challenge = await _receive(framed, timeout, "challenge")
-        theirs = challenge["nonce"]
-        if not crypto.proofs_equal(challenge["proof"], crypto.proof(key, b"host", mine, theirs)):
+        await _send(framed, hello, timeout)
+        hello_body = framed.last_body
+        reply = await _receive(framed, timeout, "pake")
+        try:
+            psk = crypto.pake_key(pake, reply["pake"])
+        except crypto.SealError:
             raise await _refuse(
-                framed,
-                "bad-code",
-                "the host could not prove it knows the join code: check the code and the address",
-            )
-        # The proof covers our public value: whoever holds the code cannot swap in its own.
-        auth = crypto.proof(key, b"join", theirs, mine, public)
-        await _send(framed, make("auth", proof=auth), timeout)
+                framed, "bad-message", "the host's SPAKE2 message is not valid"
+            ) from None
+        noise = crypto.join_noise(initiator=True, psk=psk, prologue=hello_body + framed.last_body)
+        await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
+        answer = await _receive(framed, timeout, "noise")
+        try:
+            crypto.read_handshake(noise, answer["msg"])
+        except crypto.SealError:
+            raise await _refuse(
+                framed, "bad-code", "the host did not key the link with our code"
+            ) from None
+        framed.seal_with(noise)
+        public = crypto.static_public(static)
+        await _send(framed, make("player", name=name, listen=listen_port, static=public), timeout)
         welcome = await _receive(framed, timeout, "welcome")
+    except HandshakeError as err:
+        if err.code == "bad-code":
+            raise HandshakeError(
+                "bad-code", "the join code is wrong: check the code and the address"
+            ) from None
+        raise
     except ConnectionLost as err:
         raise HandshakeError(
             "closed", f"the host closed the connection while joining ({err})"
         ) from None
-    return Joined(welcome["seat"], welcome["players"], dh_secret)
+    return Admitted(welcome["seat"], welcome["players"], static)
 
 
 async def join_accept(
     framed: FramedStream, hello: dict[str, Any], *, code: str, packs: Packs, timeout: float
-) -> bytes:
-    """The host's side, after the ``join`` message: verify the joiner knows the code.
-    Returns the joiner's Diffie-Hellman public value, which its proof covers; the caller then
-    seats the joiner and sends ``welcome``."""
+) -> Player:
+    """The host's side, after the ``join`` message. We answer with our SPAKE2 message only
+    (which proves nothing), and the joiner's first Noise message shows whether it knew the code:
+    if not, it learns nothing from us but the refusal. The caller then seats the joiner and sends
+    ``welcome``, sealed."""
     await check_versions(framed, hello, packs)
-    if not crypto.dh_public_ok(hello["dh"]):
-        raise await _refuse(framed, "bad-key", "the joiner's Diffie-Hellman value is out of range")
-    key = crypto.code_key(code)
-    theirs, mine = hello["nonce"], crypto.new_nonce()
+    hello_body = framed.last_body
+    pake = crypto.pake(code, host=True)
     try:
-        await _send(
-            framed,
-            make("challenge", nonce=mine, proof=crypto.proof(key, b"host", theirs, mine)),
-            timeout,
-        )
-        auth = await _receive(framed, timeout, "auth")
+        reply = make("pake", pake=pake.start())
+        try:
+            psk = crypto.pake_key(pake, hello["pake"])
+        except crypto.SealError:
+            raise await _refuse(framed, "bad-message", "the SPAKE2 message is not valid") from None
+        await _send(framed, reply, timeout)
+        noise = crypto.join_noise(initiator=False, psk=psk, prologue=hello_body + framed.last_body)
+        first = await _receive(framed, timeout, "noise")
+        try:
+            crypto.read_handshake(noise, first["msg"])
+        except crypto.SealError:
+            raise await _refuse(framed, "bad-code", "wrong join code") from None
+        await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
+        framed.seal_with(noise)
+        player = await _receive(framed, timeout, "player")
     except ConnectionLost as err:
         raise HandshakeError("closed", str(err)) from None
-    public: bytes = hello["dh"]
-    if not crypto.proofs_equal(auth["proof"], crypto.proof(key, b"join", mine, theirs, public)):
-        raise await _refuse(framed, "bad-code", "wrong join code")
-    return public
+    if not crypto.static_public_ok(player["static"]):
+        raise await _refuse(framed, "bad-key", "the joiner's public key is not usable")
+    return Player(player["name"], player["listen"], player["static"])
 
 
 # ====================================================================== peer
@@ -216,12 +241,14 @@ async def peer_dial(
     game_id: bytes,
     seat: int,
     to_seat: int,
-    key: bytes,
+    static: bytes,
+    remote: bytes,
+    digest: bytes,
     packs: Packs,
     timeout: float,
 ) -> None:
-    """Seat ``seat`` dials seat ``to_seat`` (always a lower one) and proves its seat."""
-    mine = crypto.new_nonce()
+    """Seat ``seat`` dials seat ``to_seat`` (always a lower one): a Noise KK handshake with our
+    static key and theirs from the table, so each proves its seat to the other."""
     try:
         await _send(
             framed,
@@ -232,24 +259,23 @@ async def peer_dial(
                 packs=packs_list(packs),
                 game_id=game_id,
                 seat=seat,
-                nonce=mine,
             ),
             timeout,
         )
-        challenge = await _receive(framed, timeout, "challenge")
-        theirs = challenge["nonce"]
-        if not crypto.proofs_equal(challenge["proof"], crypto.proof(key, b"accept", mine, theirs)):
+        noise = crypto.peer_noise(
+            initiator=True, private=static, remote=remote, prologue=framed.last_body + digest
+        )
+        await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
+        answer = await _receive(framed, timeout, "noise")
+        try:
+            crypto.read_handshake(noise, answer["msg"])
+        except crypto.SealError:
             raise await _refuse(
                 framed, "bad-key", f"the peer at {framed.peer} could not prove it is seat {to_seat}"
-            )
-        await _send(framed, make("auth", proof=crypto.proof(key, b"dial", theirs, mine)), timeout)
-        welcome = await _receive(framed, timeout, "welcome")
+            ) from None
     except ConnectionLost as err:
         raise HandshakeError("closed", f"seat {to_seat} closed the connection ({err})") from None
-    if welcome["seat"] != to_seat:
-        raise await _refuse(
-            framed, "bad-seat", f"expected seat {to_seat}, found seat {welcome['seat']}"
-        )
+    framed.seal_with(noise)
 
 
 async def peer_accept(
@@ -259,7 +285,9 @@ async def peer_accept(
     game_id: bytes,
     seat: int,
     players: int,
-    keys: dict[int, bytes],
+    static: bytes,
+    statics: Sequence[bytes],
+    digest: bytes,
     packs: Packs,
     timeout: float,
 ) -> int:
@@ -267,25 +295,24 @@ async def peer_accept(
     await check_versions(framed, hello, packs)
     if hello["game_id"] != game_id:
         raise await _refuse(framed, "wrong-table", "this peer is at a different table")
-    theirs_seat: int = hello["seat"]
-    if theirs_seat <= seat or theirs_seat >= players or theirs_seat not in keys:
+    theirs: int = hello["seat"]
+    if theirs <= seat or theirs >= players:
         raise await _refuse(
-            framed, "bad-seat", f"seat {theirs_seat} does not dial seat {seat} at this table"
+            framed, "bad-seat", f"seat {theirs} does not dial seat {seat} at this table"
         )
-    key = keys[theirs_seat]
-    theirs, mine = hello["nonce"], crypto.new_nonce()
+    noise = crypto.peer_noise(
+        initiator=False, private=static, remote=statics[theirs], prologue=framed.last_body + digest
+    )
     try:
-        await _send(
-            framed,
-            make("challenge", nonce=mine, proof=crypto.proof(key, b"accept", theirs, mine)),
-            timeout,
-        )
-        auth = await _receive(framed, timeout, "auth")
-        if not crypto.proofs_equal(auth["proof"], crypto.proof(key, b"dial", mine, theirs)):
+        first = await _receive(framed, timeout, "noise")
+        try:
+            crypto.read_handshake(noise, first["msg"])
+        except crypto.SealError:
             raise await _refuse(
-                framed, "impersonation", f"the dialler could not prove it is seat {theirs_seat}"
-            )
-        await _send(framed, make("welcome", seat=seat, players=players), timeout)
+                framed, "impersonation", f"the dialler could not prove it is seat {theirs}"
+            ) from None
+        await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
     except ConnectionLost as err:
         raise HandshakeError("closed", str(err)) from None
-    return theirs_seat
+    framed.seal_with(noise)
+    return theirs

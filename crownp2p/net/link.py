@@ -1,7 +1,9 @@
 """Connections: a framed, validated message stream, and a Link that runs one.
 
 :class:`FramedStream` wraps any trio stream for the handshake: ``send``/``receive`` one
-message at a time. Once a peer is admitted, a :class:`Link` takes it over: one writer task fed
+message at a time, in the clear until the handshake seals it; from then on every frame is sealed
+and opened with the handshake's Noise keys, and one that does not open ends the link
+(``bad-seal``). Once a peer is admitted, a :class:`Link` takes it over: one writer task fed
 by a memory channel (trio forbids concurrent ``send_all``), which also sends a ``ping`` when the
 line has been quiet, and one reader that reports every valid message to its sink (the Hub) and
 declares the link dead when nothing at all arrives for the idle timeout.
@@ -22,9 +24,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import trio
+from noise.connection import NoiseConnection  # type: ignore[import-untyped]
 
+from . import crypto
 from .errors import ConnectionLost, ProtocolError
-from .frames import FrameDecoder, encode_frame
+from .frames import FrameDecoder, decode_body, encode_body, frame
 from .messages import make, validate
 
 log = logging.getLogger("crownp2p.net")
@@ -32,6 +36,7 @@ log = logging.getLogger("crownp2p.net")
 RECEIVE_SIZE = 65536
 MAX_QUEUED = 100_000  # frames waiting for a peer that stopped reading: then it is dead
 _CLOSE = object()
+PING = make("ping")
 
 
 def describe(stream: trio.abc.Stream) -> str:
@@ -45,14 +50,45 @@ def describe(stream: trio.abc.Stream) -> str:
 
 
 class FramedStream:
+    """One connection, a message at a time: in the clear for a handshake's first messages,
+    sealed (:meth:`seal_with`) from the first frame after its key exchange."""
+
     def __init__(self, stream: trio.abc.Stream) -> None:
         self.stream = stream
         self.decoder = FrameDecoder()
-        self.pending: deque[dict[str, Any]] = deque()
+        self.pending: deque[bytes] = deque()  # bodies read but not yet taken
         self.peer = describe(stream)
+        self.noise: NoiseConnection | None = None
+        self.last_body = b""  # the last clear body sent or received: a handshake's prologue
+
+    def seal_with(self, noise: NoiseConnection) -> None:
+        """From now on every frame both ways is sealed under ``noise``'s finished handshake."""
+        self.noise = noise
+
+    def encode(self, message: dict[str, Any]) -> bytes:
+        """The frame for ``message``; sealed frames must go out in the order they were made."""
+        body = encode_body(message)
+        if self.noise is not None:
+            return frame(crypto.seal(self.noise, body))
+        self.last_body = body
+        return frame(body)
+
+    def decode(self, body: bytes) -> dict[str, Any]:
+        """A body read from the wire, opened if sealed, to a map (not yet schema-checked)."""
+        if self.noise is None:
+            self.last_body = body
+            return decode_body(body)
+        try:
+            return decode_body(crypto.unseal(self.noise, body))
+        except crypto.SealError:
+            raise ProtocolError(
+                "bad-seal",
+                "a frame did not open (tampered, injected, replayed or reordered)",
+                fatal=True,
+            ) from None
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.send_raw(encode_frame(message))
+        await self.send_raw(self.encode(message))
 
     async def send_raw(self, data: bytes) -> None:
         try:
@@ -74,7 +110,7 @@ class FramedStream:
                     )
                 raise ConnectionLost(f"{self.peer} closed the connection")
             self.pending.extend(self.decoder.feed(bytes(data)))
-        return self.pending.popleft()
+        return self.decode(self.pending.popleft())
 
     async def receive(self) -> dict[str, Any]:
         """The next message, checked against its schema. An ``error`` frame from the other
@@ -199,7 +235,7 @@ class Link:
         if queued > MAX_QUEUED:
             self.close("the peer stopped reading")
             return
-        data = encode_frame(message)
+        data = self.framed.encode(message)
         if self._raw is not None and not queued and not self._writing:
             try:
                 sent = self._raw.send(data)
@@ -247,7 +283,12 @@ class Link:
     async def _reader(self) -> None:
         # Messages that arrived with the handshake's last frame come first.
         while self.framed.pending:
-            self._deliver(self.framed.pending.popleft())
+            try:
+                raw = self.framed.decode(self.framed.pending.popleft())
+            except ProtocolError as err:
+                self._refuse(err)
+                return
+            self._deliver(raw)
         self.sink.deliver(Drained(self))
         while True:
             deadline = trio.current_time() + self.timeouts.idle
@@ -296,7 +337,6 @@ class Link:
         self.close(str(err))
 
     async def _writer(self, cancel: trio.CancelScope) -> None:
-        ping = encode_frame(make("ping"))
         try:
             while True:
                 with trio.move_on_after(self.timeouts.keepalive) as scope:
@@ -304,7 +344,7 @@ class Link:
                 if scope.cancelled_caught:
                     self._writing = True  # a partial write must not be interleaved
                     try:
-                        await self.framed.send_raw(ping)
+                        await self.framed.send_raw(self.framed.encode(PING))
                     finally:
                         self._writing = False
                     continue

@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .crypto import DH_BYTES
+from .crypto import KEY_BYTES, NOISE_MESSAGE_BYTES, PAKE_BYTES
 from .errors import ProtocolError
 
-PROTOCOL_VERSION = 2  # 2: pair keys by Diffie-Hellman (join.dh, table.publics)
+PROTOCOL_VERSION = 3  # 3: SPAKE2 over the join code, every link sealed with Noise
 
 MAX_SEQ = 1 << 40
 MAX_SEATS = 8
@@ -125,6 +125,7 @@ SEQ = integer(0, MAX_SEQ)
 SEAT = integer(0, MAX_SEATS - 1)
 HASH = pattern(_HEX64, "64 lowercase hexadecimal digits")
 NONCE = binary(32)
+KEY = binary(KEY_BYTES)
 PACKS = array(pair(text(64, min_len=1), text(64)), 64)
 
 SCHEMAS: dict[str, dict[str, Check]] = {
@@ -133,10 +134,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "proto": integer(0, 1 << 16),
         "engine": text(64),
         "packs": PACKS,
-        "name": text(32, min_len=1),
-        "nonce": NONCE,
-        "listen": integer(0, 65535),
-        "dh": binary(DH_BYTES),
+        "pake": binary(PAKE_BYTES),
     },
     "peer": {
         "proto": integer(0, 1 << 16),
@@ -144,10 +142,10 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "packs": PACKS,
         "game_id": binary(16),
         "seat": SEAT,
-        "nonce": NONCE,
     },
-    "challenge": {"nonce": NONCE, "proof": binary(32)},
-    "auth": {"proof": binary(32)},
+    "pake": {"pake": binary(PAKE_BYTES)},
+    "noise": {"msg": binary(NOISE_MESSAGE_BYTES)},
+    "player": {"name": text(32, min_len=1), "listen": integer(0, 65535), "static": KEY},
     "welcome": {"seat": SEAT, "players": integer(2, MAX_SEATS)},
     "table": {
         "game_id": binary(16),
@@ -160,7 +158,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "max_turns": integer(0, 1 << 20),
         "reveal_timeout": number(0.001, 86400.0),
         "clock": number(0.0, 86400.0),  # a decision's time limit; 0: none
-        "publics": array(binary(DH_BYTES), MAX_SEATS, min_len=2),
+        "statics": array(KEY, MAX_SEATS, min_len=2),
     },
     "confirm": {"game_id": binary(16), "start_hash": HASH},
     "start": {},

@@ -37,12 +37,13 @@ from .bounds import (
 )
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Event, Joined, Left, Outcome, Seated
-from .handshake import Packs, join_accept, join_dial
+from .handshake import Admitted, Packs, Player, join_accept, join_dial
 from .journal import Journal, JournalError, load, session_path
 from .link import FramedStream, Timeouts
 from .lockstep import Lockstep, NonceSource
 from .messages import make
 from .session import Hub, Session, TableInfo
+from .throttle import Throttle
 
 log = logging.getLogger("crownp2p.net")
 
@@ -262,8 +263,9 @@ async def host_game(
     bound = listeners[0].socket.getsockname()
     address = lan_address() if bind in ("", "0.0.0.0", "::") else bound[0]
     port = bound[1]
-    seated: dict[int, tuple[str, tuple[str, int], bytes, FramedStream]] = {}
+    seated: dict[int, tuple[Player, tuple[str, int], FramedStream]] = {}
     full = trio.Event()
+    throttle = Throttle()
 
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
@@ -272,23 +274,29 @@ async def host_game(
             if full.is_set():
                 await framed.refuse("table-full", "this table is full")
                 return
+            peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
+            wait = throttle.begin(peer_ip, trio.current_time())
+            if wait:
+                await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+                return
             try:
-                public = await join_accept(
+                player = await join_accept(
                     framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake
                 )
             except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
-                log.warning("a player at %s was not admitted: %s", framed.peer, err)
+                tries = throttle.tries(peer_ip)
+                log.warning("a player at %s was not admitted (try %d): %s", peer_ip, tries, err)
                 await framed.aclose()
                 return
+            throttle.proved(peer_ip)
             free = [s for s in range(1, players) if s not in seated]
             if full.is_set() or not free:
                 await framed.refuse("table-full", "this table is full")
                 return
             seat = free[0]
-            peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
             if _is_loopback(peer_ip) and not _is_loopback(address):
                 peer_ip = address  # a player on this very machine: others reach it here
-            seated[seat] = (hello["name"], (peer_ip, hello["listen"]), public, framed)
+            seated[seat] = (player, (peer_ip, player.listen), framed)
             try:
                 await framed.send(make("welcome", seat=seat, players=players))
             except ConnectionLost:
@@ -296,14 +304,14 @@ async def host_game(
                 await framed.aclose()
                 return
             if on_event:
-                on_event(Joined(seat, hello["name"]))
+                on_event(Joined(seat, player.name))
             if len(seated) == players - 1:
                 full.set()
             await hub.run_link(framed, seat)
-            if not full.is_set() and seated.get(seat, (None, None, None, None))[3] is framed:
+            if not full.is_set() and seat in seated and seated[seat][2] is framed:
                 del seated[seat]  # left while we waited for the others: the seat is free again
                 if on_event:
-                    on_event(Left(seat, hello["name"]))
+                    on_event(Left(seat, player.name))
 
         hub.on_join = on_join
         nursery.start_soon(hub.serve, listeners)
@@ -313,14 +321,9 @@ async def host_game(
         hub.on_join = None
 
         game_id = crypto.new_game_id(test_seed)
-        dh_secret = crypto.new_dh_secret()
-        publics = [crypto.dh_public(dh_secret)] + [seated[s][2] for s in range(1, players)]
-        digest = crypto.table_digest(game_id, publics)
-        keys = {  # join_accept refused any joiner whose value is not ok
-            s: crypto.pair_key(crypto.dh_shared(dh_secret, publics[s]), digest, 0, s)
-            for s in range(1, players)
-        }
-        names = [name] + [seated[s][0] for s in range(1, players)]
+        static = crypto.new_static()
+        statics = [crypto.static_public(static)] + [seated[s][0].static for s in range(1, players)]
+        names = [name] + [seated[s][0].name for s in range(1, players)]
         addrs = [(address, port)] + [seated[s][1] for s in range(1, players)]
         table_extra = dict(extra or {})
         if test_seed is not None:
@@ -331,7 +334,8 @@ async def host_game(
             players,
             names,
             addrs,
-            keys,
+            static,
+            statics,
             setup,
             game.state_hash(),
             max_turns,
@@ -356,7 +360,7 @@ async def host_game(
                     max_turns=max_turns,
                     reveal_timeout=float(timeouts.reveal),
                     clock=float(clock or 0),
-                    publics=publics,
+                    statics=statics,
                 ),
             )
         record_obj = Record.begin(game, **_meta(info))
@@ -473,7 +477,7 @@ async def _accept_table(
     framed: FramedStream,
     table: dict[str, Any],
     source: RulesSource,
-    joined: Any,
+    joined: Admitted,
     host: str,
     port: int,
     packs: Packs,
@@ -520,20 +524,11 @@ async def _accept_table(
         ) from None
     if game.state_hash() != table["start_hash"]:
         raise await refuse("setup", "the setup starts from a different state here")
-    publics: list[bytes] = table["publics"]
-    if len(publics) != players or publics[joined.seat] != crypto.dh_public(joined.dh_secret):
+    statics: list[bytes] = table["statics"]
+    if len(statics) != players or statics[joined.seat] != crypto.static_public(joined.static):
         raise await refuse("bad-message", "the table does not carry our key as we sent it")
-    digest = crypto.table_digest(table["game_id"], publics)
-    try:
-        keys = {
-            other: crypto.pair_key(
-                crypto.dh_shared(joined.dh_secret, publics[other]), digest, joined.seat, other
-            )
-            for other in range(players)
-            if other != joined.seat
-        }
-    except ValueError as err:
-        raise await refuse("bad-message", f"the table holds an unusable key ({err})") from None
+    if len(set(statics)) != players or not all(map(crypto.static_public_ok, statics)):
+        raise await refuse("bad-message", "the table holds an unusable key")
     addrs: list[tuple[str, int]] = [(str(h), int(p)) for h, p in table["addrs"]]
     addrs[0] = (host, port)  # the host is where we reached it
     extra: dict[str, Any] = {}
@@ -545,7 +540,8 @@ async def _accept_table(
         players,
         list(table["names"]),
         addrs,
-        keys,
+        joined.static,
+        statics,
         setup,
         table["start_hash"],
         table["max_turns"],

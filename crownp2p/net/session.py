@@ -51,6 +51,7 @@ from ..core.game import Game
 from ..core.play import Decider
 from ..core.record import Record
 from ..core.setup import Setup
+from . import crypto
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Asked, Event, Outcome
 from .handshake import Packs, first_message, peer_accept, peer_dial
@@ -80,7 +81,8 @@ class TableInfo:
     players: int
     names: list[str]
     addrs: list[tuple[str, int]]  # where to dial each seat
-    keys: dict[int, bytes]  # other seat -> our pair key
+    static: bytes  # our private key at this table
+    statics: list[bytes]  # every seat's public key, in seat order, as the table gave them
     setup: Setup
     start_hash: str
     max_turns: int
@@ -90,6 +92,11 @@ class TableInfo:
     listen: tuple[str, int] | None = None  # our own listening address, for higher seats
     extra: dict[str, Any] = field(default_factory=dict)  # bot, seeds: what resume needs
 
+    @property
+    def digest(self) -> bytes:
+        """What every seat-to-seat handshake binds: this game and every seat's key."""
+        return crypto.table_digest(self.game_id, self.statics)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id.hex(),
@@ -97,7 +104,8 @@ class TableInfo:
             "players": self.players,
             "names": self.names,
             "addrs": [list(a) for a in self.addrs],
-            "keys": {str(s): k.hex() for s, k in self.keys.items()},
+            "static": self.static.hex(),
+            "statics": [k.hex() for k in self.statics],
             "setup": self.setup.to_json(),
             "start_hash": self.start_hash,
             "max_turns": self.max_turns,
@@ -116,7 +124,8 @@ class TableInfo:
             int(d["players"]),
             [str(n) for n in d["names"]],
             [(str(h), int(p)) for h, p in d["addrs"]],
-            {int(s): bytes.fromhex(k) for s, k in d["keys"].items()},
+            bytes.fromhex(d["static"]),
+            [bytes.fromhex(k) for k in d["statics"]],
             Setup.from_json(d["setup"]),
             str(d["start_hash"]),
             int(d["max_turns"]),
@@ -257,7 +266,9 @@ class Hub:
                 game_id=info.game_id,
                 seat=info.seat,
                 players=info.players,
-                keys=info.keys,
+                static=info.static,
+                statics=info.statics,
+                digest=info.digest,
                 packs=self.packs,
                 timeout=self.timeouts.handshake,
             )
@@ -286,7 +297,9 @@ class Hub:
                 game_id=info.game_id,
                 seat=info.seat,
                 to_seat=seat,
-                key=info.keys[seat],
+                static=info.static,
+                remote=info.statics[seat],
+                digest=info.digest,
                 packs=self.packs,
                 timeout=self.timeouts.handshake,
             )

@@ -78,7 +78,12 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         help="2 or 4 (default: as the variant needs; 4 alone: the team game, from its pack)",
     )
     add_setup_arguments(p)
-    p.add_argument("--code", help="the join code to use (default: a fresh one)")
+    p.add_argument(
+        "--code",
+        help="the join code to use (default: a fresh one, about 50 bits). A short chosen code "
+        "costs a guesser one online try per guess, rate-limited per address (about 1,400 a day "
+        "past the first few): fine for a game night, weak for a table left open",
+    )
     p.add_argument("--name", default="host", help="your name at the table")
     p.add_argument(
         "--max-turns",

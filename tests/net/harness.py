@@ -12,7 +12,7 @@ from crownp2p.core.record import Record
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import Setup
 from crownp2p.net import crypto
-from crownp2p.net.frames import FrameDecoder, encode_frame
+from crownp2p.net.frames import FrameDecoder, decode_body, encode_frame
 from crownp2p.net.local import bot_seed
 from crownp2p.net.lockstep import Lockstep
 from crownp2p.net.messages import validate
@@ -71,8 +71,8 @@ class MemoryTable:
     def collect(self, seat: int) -> None:
         for dest, msg in self.peers[seat].take_outbox():
             # through the real codec and schema, as on a socket
-            (decoded,) = FrameDecoder().feed(encode_frame(msg))
-            self.wire[(seat, dest)].append(validate(decoded))
+            (body,) = FrameDecoder().feed(encode_frame(msg))
+            self.wire[(seat, dest)].append(validate(decode_body(body)))
 
     def pump(self, limit: int = 1_000_000) -> int:
         """Deliver until nothing moves; bots decide when prompted. Returns messages moved."""

@@ -30,9 +30,9 @@ async def offer_table(rules, *, setup: Setup = HONEST, seat: int = 1, **fields) 
     async def fake_host() -> None:
         framed = FramedStream(await listeners[0].accept())
         hello = await framed.receive()
-        theirs = await join_accept(framed, hello, code=CODE, packs=PACKS, timeout=5)
-        await framed.send(make("welcome", seat=seat, players=2))
-        ours = crypto.dh_public(crypto.new_dh_secret())
+        joiner = await join_accept(framed, hello, code=CODE, packs=PACKS, timeout=5)
+        await framed.send(make("welcome", seat=seat, players=2))  # sealed from here on
+        ours = crypto.static_public(crypto.new_static())
         table = dict(
             game_id=b"g" * 16,
             seat=seat,
@@ -44,7 +44,7 @@ async def offer_table(rules, *, setup: Setup = HONEST, seat: int = 1, **fields) 
             max_turns=0,
             reveal_timeout=5.0,
             clock=300.0,
-            publics=[ours, theirs],
+            statics=[ours, joiner.static],
         )
         await framed.send(make("table", **(table | fields)))
         replies.append(await framed.receive())

@@ -1,5 +1,6 @@
 """Links and handshakes over in-memory streams, on trio's autojump clock: keepalives, the idle
-timeout, garbage on a live link, and the HMAC proofs (join code and pair keys)."""
+timeout, garbage on a live link, and the handshakes (SPAKE2 over the join code, Noise KK
+between seats)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
 from crownp2p.net import crypto
 from crownp2p.net.errors import HandshakeError
-from crownp2p.net.frames import FrameDecoder, encode_frame
+from crownp2p.net.frames import FrameDecoder, decode_body, encode_frame
 from crownp2p.net.handshake import join_accept, join_dial, peer_accept, peer_dial
 from crownp2p.net.journal import Journal, JournalError, load, session_path
 from crownp2p.net.link import (
@@ -50,7 +51,7 @@ async def read_frames(stream, into: list, limit: float) -> None:
     decoder = FrameDecoder()
     with trio.move_on_after(limit):
         while data := await stream.receive_some(4096):
-            into.extend(decoder.feed(data))
+            into.extend(map(decode_body, decoder.feed(data)))
 
 
 async def test_a_quiet_link_sends_keepalives(autojump_clock) -> None:
@@ -130,15 +131,15 @@ async def test_an_unreadable_message_is_refused_but_the_link_stays() -> None:
 # ---------------------------------------------------------------------- handshakes
 
 
-async def join_pair(host_code: str, joiner_code: str, swap_public: bool = False):
+async def join_pair(host_code: str, joiner_code: str, tamper: bool = False):
     a, b = trio.testing.memory_stream_pair()
     host, joiner = FramedStream(a), FramedStream(b)
     results: dict = {}
 
     async def host_side() -> None:
         hello = await host.receive()
-        if swap_public:  # someone between the two puts its own key in the joiner's hello
-            hello["dh"] = crypto.dh_public(crypto.new_dh_secret())
+        if tamper:  # someone between the two swaps in a SPAKE2 message of its own
+            hello["pake"] = crypto.pake(host_code, host=False).start()
         try:
             results["host"] = await join_accept(host, hello, code=host_code, packs=PACKS, timeout=5)
             await host.send(make("welcome", seat=1, players=2))
@@ -159,68 +160,46 @@ async def join_pair(host_code: str, joiner_code: str, swap_public: bool = False)
     return results
 
 
-async def test_the_join_code_is_proved_both_ways_and_never_sent() -> None:
+async def test_the_same_code_seals_the_join_link_and_the_host_learns_the_joiners_key() -> None:
     with trio.fail_after(10):
         results = await join_pair("Abcd-Efgh", "abcdefgh")  # case and dashes do not matter
         assert results["joiner"].seat == 1
-        # the host learns the joiner's public value, which the joiner's proof covers
-        assert results["host"] == crypto.dh_public(results["joiner"].dh_secret)
+        # the joiner's name, port and public key came through the sealed link
+        player = results["host"]
+        assert player.name == "ann"
+        assert player.static == crypto.static_public(results["joiner"].static)
 
 
-async def test_the_join_proof_covers_the_joiners_key() -> None:
+async def test_a_relay_that_changes_a_spake2_message_breaks_the_join() -> None:
     with trio.fail_after(10):
-        results = await join_pair("abcd-efgh", "abcd-efgh", swap_public=True)
+        results = await join_pair("abcd-efgh", "abcd-efgh", tamper=True)
         assert isinstance(results["host"], HandshakeError) and results["host"].code == "bad-code"
+        assert isinstance(results["joiner"], HandshakeError)
 
 
-def test_two_seats_share_a_pair_key_that_the_host_cannot_compute() -> None:
-    host, one, two = (crypto.new_dh_secret() for _ in range(3))
-    publics = [crypto.dh_public(x) for x in (host, one, two)]
-    digest = crypto.table_digest(b"g" * 16, publics)
-    key_12 = crypto.pair_key(crypto.dh_shared(one, publics[2]), digest, 1, 2)
-    assert key_12 == crypto.pair_key(crypto.dh_shared(two, publics[1]), digest, 2, 1)
-    # what the host can compute from its own secret and the public values is something else
-    assert key_12 not in {crypto.pair_key(crypto.dh_shared(host, p), digest, 1, 2) for p in publics}
-    # a host that told the two seats different tables leaves them with different keys
-    other = crypto.table_digest(b"g" * 16, [publics[0], publics[1], crypto.dh_public(host)])
-    assert key_12 != crypto.pair_key(crypto.dh_shared(one, publics[2]), other, 1, 2)
-
-
-@pytest.mark.parametrize(
-    "public",
-    [
-        bytes(256),
-        (1).to_bytes(256, "big"),
-        (crypto.DH_PRIME - 1).to_bytes(256, "big"),
-        crypto.DH_PRIME.to_bytes(256, "big"),
-        b"\x05" * 255,
-    ],
-)
-def test_a_public_value_that_would_force_a_known_key_is_refused(public: bytes) -> None:
-    with pytest.raises(ValueError, match="out of range"):
-        crypto.dh_shared(crypto.new_dh_secret(), public)
+@pytest.mark.parametrize("public", [bytes(32), (1).to_bytes(32, "little")])
+def test_a_public_key_that_would_force_a_known_secret_is_refused(public: bytes) -> None:
+    assert not crypto.static_public_ok(public)
+    assert crypto.static_public_ok(crypto.static_public(crypto.new_static()))
 
 
 async def test_a_wrong_join_code_fails_on_both_sides() -> None:
     with trio.fail_after(10):
         results = await join_pair("right-code", "wrong-code")
         assert isinstance(results["joiner"], HandshakeError)
-        assert "could not prove" in str(results["joiner"])
+        assert "the join code is wrong" in str(results["joiner"])
         assert isinstance(results["host"], HandshakeError)
 
 
-def test_the_code_never_appears_on_the_wire() -> None:
-    code = "zq7k9-m2xvt"
-    key = crypto.code_key(code)
-    proof = crypto.proof(key, b"join", b"a" * 32, b"b" * 32)
-    assert code.encode() not in proof and crypto.normalize_code(code).encode() not in proof
+STATICS = [crypto.new_static() for _ in range(4)]  # seats 0..3's private keys
+PUBLICS = [crypto.static_public(k) for k in STATICS]
 
 
-async def peer_pair(dialler_key: bytes, claimed_seat: int = 2):
+async def peer_pair(dialler_static: bytes, claimed_seat: int = 2, publics=PUBLICS):
+    """Seat ``claimed_seat`` dials seat 1, which knows the table's ``PUBLICS``."""
     a, b = trio.testing.memory_stream_pair()
     dialler, listener = FramedStream(a), FramedStream(b)
     game_id = b"g" * 16
-    real_key = crypto.pair_key(b"s" * 32, b"t" * 32, 1, 2)
     results: dict = {}
 
     async def listen() -> None:
@@ -232,7 +211,9 @@ async def peer_pair(dialler_key: bytes, claimed_seat: int = 2):
                 game_id=game_id,
                 seat=1,
                 players=4,
-                keys={0: b"x" * 32, 2: real_key, 3: b"y" * 32},
+                static=STATICS[1],
+                statics=PUBLICS,
+                digest=crypto.table_digest(game_id, PUBLICS),
                 packs=PACKS,
                 timeout=5,
             )
@@ -246,7 +227,9 @@ async def peer_pair(dialler_key: bytes, claimed_seat: int = 2):
                 game_id=game_id,
                 seat=claimed_seat,
                 to_seat=1,
-                key=dialler_key,
+                static=dialler_static,
+                remote=publics[1],
+                digest=crypto.table_digest(game_id, publics),
                 packs=PACKS,
                 timeout=5,
             )
@@ -257,27 +240,36 @@ async def peer_pair(dialler_key: bytes, claimed_seat: int = 2):
     async with trio.open_nursery() as nursery:
         nursery.start_soon(listen)
         nursery.start_soon(dial)
-    return results, real_key
+    return results, (dialler, listener)
 
 
-async def test_a_seat_proves_itself_with_its_pair_key() -> None:
+async def test_a_seat_proves_itself_with_its_static_key_and_the_link_is_sealed() -> None:
     with trio.fail_after(10):
-        key = crypto.pair_key(b"s" * 32, b"t" * 32, 2, 1)  # the order of the seats is moot
-        results, real = await peer_pair(key)
-        assert key == real and results == {"listener": 2, "dialler": "ok"}
+        results, (dialler, listener) = await peer_pair(STATICS[2])
+        assert results == {"listener": 2, "dialler": "ok"}
+        await dialler.send(make("chat", text="sealed"))
+        assert await listener.receive() == {"t": "chat", "text": "sealed"}
 
 
-async def test_a_seat_without_the_pair_key_cannot_pose_as_another() -> None:
+async def test_a_seat_without_the_static_key_cannot_pose_as_another() -> None:
     with trio.fail_after(10):
-        # seat 3 knows its own keys, not the one seats 1 and 2 share
-        results, _ = await peer_pair(crypto.pair_key(b"3" * 32, b"t" * 32, 1, 3))
+        # seat 3 knows its own key, not seat 2's
+        results, _ = await peer_pair(STATICS[3])
+        assert isinstance(results["listener"], HandshakeError)
+        assert results["listener"].code == "impersonation"
         assert isinstance(results["dialler"], HandshakeError)
+
+
+async def test_two_seats_told_different_tables_cannot_link() -> None:
+    with trio.fail_after(10):
+        other = [*PUBLICS[:3], crypto.static_public(crypto.new_static())]  # seat 3 swapped
+        results, _ = await peer_pair(STATICS[2], publics=other)
         assert isinstance(results["listener"], HandshakeError)
 
 
 async def test_a_lower_seat_may_not_dial_a_higher_one() -> None:
     with trio.fail_after(10):
-        results, _ = await peer_pair(b"k" * 32, claimed_seat=0)
+        results, _ = await peer_pair(STATICS[0], claimed_seat=0)
         assert isinstance(results["listener"], HandshakeError)
         assert results["listener"].code == "bad-seat"
 

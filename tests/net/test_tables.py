@@ -80,14 +80,35 @@ async def raw_join(port: int, **fields) -> dict:
         proto=PROTOCOL_VERSION,
         engine=ENGINE,
         packs=[list(p) for p in PACKS],
-        name="stranger",
-        nonce=b"\x01" * 32,
-        listen=0,
-        dh=crypto.dh_public(crypto.new_dh_secret()),
+        pake=crypto.pake(CODE, host=False).start(),
     )
     hello.update(fields)
     await framed.send(make("join", **hello))
     reply = await framed.receive()
+    await framed.aclose()
+    return reply
+
+
+async def stranger_guesses(port: int, guess: str) -> dict:
+    """Join by hand with a guessed code, as far as the host lets us; return its last word."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    framed = FramedStream(stream)
+    pake = crypto.pake(guess, host=False)
+    hello = make(
+        "join",
+        proto=PROTOCOL_VERSION,
+        engine=ENGINE,
+        packs=[list(p) for p in PACKS],
+        pake=pake.start(),
+    )
+    await framed.send(hello)
+    sent = framed.last_body
+    reply = await framed.receive()
+    if reply["t"] == "pake":
+        psk = crypto.pake_key(pake, reply["pake"])
+        noise = crypto.join_noise(initiator=True, psk=psk, prologue=sent + framed.last_body)
+        await framed.send(make("noise", msg=bytes(noise.write_message())))
+        reply = await framed.receive()
     await framed.aclose()
     return reply
 
@@ -109,8 +130,8 @@ async def host_only(rules, nursery) -> Table:
             "packs",
             "all-kings-men",
         ),
-        # a value that would force a known pair key on every seat that links with it
-        ({"dh": (1).to_bytes(256, "big")}, "bad-key", "out of range"),
+        # a SPAKE2 message that is not a point of the curve
+        ({"pake": b"A" + b"\xff" * 32}, "bad-message", "not valid"),
     ],
 )
 async def test_a_peer_with_other_versions_or_packs_is_refused_clearly(
@@ -132,26 +153,9 @@ async def test_a_wrong_join_code_never_takes_a_seat(rules2, caplog) -> None:
             table.ready = await nursery.start(table.host)
             with pytest.raises(NetError, match="check the code"):
                 await table.join(1, table.ready.port, code="wrong-code")
-            # a stranger who does not check the host's proof is refused when it proves nothing
-            stream = await trio.open_tcp_stream("127.0.0.1", table.ready.port)
-            framed = FramedStream(stream)
-            await framed.send(
-                make(
-                    "join",
-                    proto=PROTOCOL_VERSION,
-                    engine=ENGINE,
-                    packs=[list(p) for p in PACKS],
-                    name="stranger",
-                    nonce=b"\x02" * 32,
-                    listen=0,
-                    dh=crypto.dh_public(crypto.new_dh_secret()),
-                )
-            )
-            assert (await framed.receive())["t"] == "challenge"
-            await framed.send(make("auth", proof=b"\x00" * 32))
-            reply = await framed.receive()
+            # a stranger who keys its first Noise message with a guess is refused
+            reply = await stranger_guesses(table.ready.port, "wrong-guess")
             assert reply["t"] == "error" and reply["code"] == "bad-code"
-            await framed.aclose()
             # the seat is still free for the right code
             await nursery.start(table.join, 1, table.ready.port)
         assert "wrong join code" in caplog.text
@@ -238,7 +242,7 @@ async def test_a_link_cut_twice_still_finishes(rules2) -> None:
 @pytest.mark.parametrize(
     "garbage, code",
     [
-        (b"\x00\x00\x00\x02\xc1\xc1", "bad-frame"),
+        (b"\x00\x00\x00\x02\xc1\xc1", "bad-seal"),  # on a sealed link, garbage does not open
         (struct.pack(">I", 2_000_000), "oversized"),
     ],
 )
@@ -252,14 +256,17 @@ async def test_garbage_mid_game_is_refused_and_the_game_goes_on(rules2, garbage,
     same_as_one_process(table)
 
 
-async def test_an_unknown_message_mid_game_is_refused_and_ignored(rules2, caplog) -> None:
+async def test_a_well_formed_frame_injected_mid_game_never_reaches_the_game(rules2, caplog) -> None:
+    """In protocol 2 a third party's frame was read (and an unknown one refused and ignored);
+    now it does not open, the link is dropped and redialled, and the game is unharmed."""
+
     async def inject(table, proxy):
         await proxy.inject(encode_frame({"t": "teleport", "to": "e8"}))
 
     with trio.fail_after(30):
         table, proxy = await play_through_proxy(rules2, inject)
-    assert "unknown-message" in caplog.text
-    assert proxy.connections == 1  # refused, but not disconnected
+    assert "[bad-seal]; disconnecting" in caplog.text and "unknown-message" not in caplog.text
+    assert proxy.connections >= 2
     same_as_one_process(table)
 
 
@@ -499,9 +506,9 @@ async def test_four_peers_play_the_team_game_of_an_installed_pack() -> None:
 
 @pytest.mark.parametrize("tamper", ["swap-ours", "unusable-other"])
 async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) -> None:
-    """The pair keys come from every seat's Diffie-Hellman value: a host that replaces a
-    joiner's own value (to stand between it and the others) or hands out one that forces a
-    known key is refused before the game starts."""
+    """The links between seats are keyed by every seat's static key: a host that replaces a
+    joiner's own key (to stand between it and the others) or hands out one that forces a
+    known secret is refused before the game starts."""
     from crownp2p.core.game import Game
     from crownp2p.core.setup import Setup
     from crownp2p.net.handshake import join_accept
@@ -513,10 +520,10 @@ async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) 
     async def fake_host() -> None:
         framed = FramedStream(await listeners[0].accept())
         hello = await framed.receive()
-        theirs = await join_accept(framed, hello, code=CODE, packs=PACKS, timeout=5)
+        theirs = (await join_accept(framed, hello, code=CODE, packs=PACKS, timeout=5)).static
         await framed.send(make("welcome", seat=1, players=2))
-        ours = crypto.dh_public(crypto.new_dh_secret())
-        publics = [ours, ours] if tamper == "swap-ours" else [(1).to_bytes(256, "big"), theirs]
+        ours = crypto.static_public(crypto.new_static())
+        statics = [ours, ours] if tamper == "swap-ours" else [bytes(32), theirs]
         setup = Setup()
         await framed.send(
             make(
@@ -531,7 +538,7 @@ async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) 
                 max_turns=0,
                 reveal_timeout=5.0,
                 clock=0.0,
-                publics=publics,
+                statics=statics,
             )
         )
         replies.append(await framed.receive())
@@ -547,8 +554,8 @@ async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) 
 async def test_a_host_that_tells_two_seats_different_tables_never_starts_a_game(
     rules4, monkeypatch, caplog
 ) -> None:
-    """A host that hands seat 2 a value of its own for seat 3 (so as to pose as seat 3 to seat
-    2) leaves seats 2 and 3 with different pair keys: their link is refused, the mesh never
+    """A host that hands seat 2 a key of its own for seat 3 (so as to pose as seat 3 to seat
+    2) leaves seats 2 and 3 with different tables: their link is refused, the mesh never
     completes, and the table is aborted for everyone without a single move."""
     from dataclasses import replace
 
@@ -558,8 +565,8 @@ async def test_a_host_that_tells_two_seats_different_tables_never_starts_a_game(
 
     def lying_make(kind: str, **fields):
         if kind == "table" and fields["seat"] == 2:
-            fields["publics"] = list(fields["publics"])
-            fields["publics"][3] = crypto.dh_public(crypto.new_dh_secret())
+            fields["statics"] = list(fields["statics"])
+            fields["statics"][3] = crypto.static_public(crypto.new_static())
         return real_make(kind, **fields)
 
     monkeypatch.setattr(table_module, "make", lying_make)
