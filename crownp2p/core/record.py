@@ -1,5 +1,6 @@
 """Game records: the setup, then every decision (chance seeds included) with the state hash
-after it. A record replays to the same hashes on any machine; see docs/records.md.
+after it. A record replays to the same hashes on any machine; see docs/records.md. A networked
+game's record also keeps each chance step's commit-reveal round, so its seeds can be proven.
 
 On disk a record is JSON Lines: a header object, then one object per step, so a peer can append
 and fsync one line per decision.
@@ -22,11 +23,21 @@ from .shuffle import SHUFFLE_VERSION
 from .snapshot import STATE_VERSION
 
 FORMAT = "crownp2p-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 had no `seeds`: its seeds cannot be proven
 
 
 class RecordError(ValueError):
     """A record file that cannot be read; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class CommitReveal:
+    """The commit-reveal round a networked game's chance step came from: every seat's
+    commitment and reveal, in seat order (docs/protocol.md, "Chance")."""
+
+    commits: tuple[bytes, ...]
+    reveals: tuple[bytes, ...]
 
 
 @dataclass
@@ -35,14 +46,35 @@ class Step:
     seat: int  # CHANCE (-1) for a seed
     decision: Decision
     hash: str
+    proof: CommitReveal | None = None  # a networked game's chance step: the round behind it
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "seq": self.seq,
             "seat": self.seat,
             "decision": decision_text(self.decision),
             "hash": self.hash,
         }
+        if self.proof is not None:
+            out["commits"] = [c.hex() for c in self.proof.commits]
+            out["reveals"] = [r.hex() for r in self.proof.reveals]
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Step:
+        proof = None
+        if "commits" in data or "reveals" in data:
+            proof = CommitReveal(
+                tuple(bytes.fromhex(str(c)) for c in data["commits"]),
+                tuple(bytes.fromhex(str(r)) for r in data["reveals"]),
+            )
+        return cls(
+            int(data["seq"]),
+            int(data["seat"]),
+            parse_decision(str(data["decision"])),
+            str(data["hash"]),
+            proof,
+        )
 
 
 @dataclass
@@ -52,11 +84,23 @@ class Record:
     state: dict[str, Any] | None = None  # an explicit start state instead of a setup
     steps: list[Step] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    # A networked game's id, which its commit-reveal rounds are bound to; None: the seeds were
+    # drawn in one process (solo, selfplay) or the record predates proofs (version 1).
+    game_id: bytes | None = None
 
     @classmethod
-    def begin(cls, game: Game, *, state: dict[str, Any] | None = None, **meta: Any) -> Record:
-        """A record of ``game`` from now on: ``game`` must be new, or ``state`` its start."""
-        return cls(None if state else game.setup, game.state_hash(), state, [], dict(meta))
+    def begin(
+        cls,
+        game: Game,
+        *,
+        state: dict[str, Any] | None = None,
+        game_id: bytes | None = None,
+        **meta: Any,
+    ) -> Record:
+        """A record of ``game`` from now on: ``game`` must be new, or ``state`` its start. A
+        networked game gives its ``game_id``: its chance steps then carry their rounds."""
+        setup = None if state else game.setup
+        return cls(setup, game.state_hash(), state, [], dict(meta), game_id)
 
     def apply(self, game: Game, decision: Decision) -> Step:
         """Apply ``decision`` to ``game`` and record it with the hash after it."""
@@ -119,7 +163,10 @@ class Record:
             "state_version": STATE_VERSION,
             "shuffle": SHUFFLE_VERSION,
             "start_hash": self.start_hash,
+            "seeds": "local" if self.game_id is None else "commit-reveal",
         }
+        if self.game_id is not None:
+            head["game_id"] = self.game_id.hex()
         if self.state is not None:
             head["state"] = self.state
         else:
@@ -162,14 +209,7 @@ class Record:
                 if record is None:
                     record = cls._from_header(data)
                 else:
-                    record.steps.append(
-                        Step(
-                            int(data["seq"]),
-                            int(data["seat"]),
-                            parse_decision(str(data["decision"])),
-                            str(data["hash"]),
-                        )
-                    )
+                    record.steps.append(Step.from_json(data))
             except RecordError:
                 raise
             except (KeyError, TypeError, ValueError) as err:
@@ -182,12 +222,17 @@ class Record:
     def _from_header(cls, data: dict[str, Any]) -> Record:
         if data.get("format") != FORMAT:
             raise RecordError("this is not a crownp2p record (no crownp2p-record header)")
-        if data.get("version") != RECORD_VERSION:
+        if data.get("version") not in READABLE_VERSIONS:
             raise RecordError(f"record version {data.get('version')} is not supported")
         if data.get("shuffle") != SHUFFLE_VERSION:
             raise RecordError(f"the record uses shuffle version {data.get('shuffle')}")
         setup = Setup.from_json(data["setup"]) if "setup" in data else None
-        return cls(setup, str(data["start_hash"]), data.get("state"), [], data.get("meta", {}))
+        seeds = data.get("seeds", "local")
+        if seeds not in ("local", "commit-reveal"):
+            raise RecordError(f"the record's seeds are {seeds!r}, neither local nor commit-reveal")
+        game_id = bytes.fromhex(str(data["game_id"])) if seeds == "commit-reveal" else None
+        start = str(data["start_hash"])
+        return cls(setup, start, data.get("state"), [], data.get("meta", {}), game_id)
 
 
 class ReplayError(RecordError):

@@ -1,6 +1,7 @@
 """What a peer keeps on disk: its game record, and beside it the session file resume needs.
 
-``RECORD`` is a plain game record (docs/records.md): the header, then one line per step.
+``RECORD`` is a plain game record (docs/records.md): the header, then one line per step, each
+chance step with the commit-reveal round its seed came from.
 ``RECORD.net`` is the peer's session: the table (game id, seats, addresses, this seat's pair
 keys), then one line per chance round holding this peer's nonce, written *before* its
 commitment is sent, so a restarted peer reveals the same nonce it committed to; and a last line
@@ -158,6 +159,11 @@ def load(record_path: str | Path) -> tuple[Record, SessionFile]:
         raise JournalError(f"{path}: {err}") from None
     except OSError as err:
         raise JournalError(f"cannot read {path}: {err.strerror}") from None
+    if record.game_id is None:
+        raise JournalError(
+            f"{path} keeps no commit-reveal rounds (it is a solo game's record, or older than "
+            "record version 2): it cannot be resumed as a networked game"
+        )
     session: SessionFile | None = None
     try:
         with open(spath, encoding="utf-8") as src:

@@ -36,7 +36,7 @@ from typing import Any
 from ..core.decisions import Decision, IllegalDecision, decision_text
 from ..core.game import CHANCE, Game
 from ..core.play import Decider, Play
-from ..core.record import Record, Step
+from ..core.record import CommitReveal, Record, Step
 from . import crypto
 from .events import Asked, Chat, Ended, Event, LinkChanged, Outcome, PeerError, Started, StepApplied
 from .journal import Journal
@@ -111,6 +111,7 @@ class Lockstep:
         self.ack_turn = -1
         self.ours: Decision | None = None  # our decision, checked, until play applies it
         self.rounds: dict[int, Round] = {}
+        self.settled: CommitReveal | None = None  # the round behind the seed play applies next
         self.my_nonces: dict[int, bytes] = dict(known_nonces or {})
         self.chance_seqs = [step.seq for step in record.steps if step.seat == CHANCE]
         self.desync_from: set[int] = set()
@@ -267,6 +268,7 @@ class Lockstep:
         """Play applied ``step``: keep it, tell it, and compare the hashes that waited for it."""
         if step.seat == CHANCE:
             self.chance_seqs.append(step.seq)
+            step.proof, self.settled = self.settled, None  # the record proves the seed
         elif step.seat != self.me:
             self.acked[step.seat] = max(self.acked[step.seat], step.seq)  # it is on its disk
         self.journal.step(step)
@@ -358,7 +360,9 @@ class Lockstep:
             r.deadline = now + self.reveal_timeout
         if len(r.reveals) < len(self.seats):
             return None
-        seed = crypto.chance_seed(self.game_id, k, [r.reveals[s] for s in self.seats])
+        reveals = tuple(r.reveals[s] for s in self.seats)
+        self.settled = CommitReveal(tuple(r.commits[s] for s in self.seats), reveals)
+        seed = crypto.chance_seed(self.game_id, k, list(reveals))
         del self.rounds[k]
         return self._answer(("seed", seed))
 

@@ -152,7 +152,6 @@ async def _listen(host: str, port: int) -> list[trio.SocketListener]:
 
 def _meta(info: TableInfo) -> dict[str, Any]:
     return {
-        "game_id": info.game_id.hex(),
         "seat": info.seat,
         "players": info.names,
         "packs": [list(p) for p in info.packs],
@@ -363,7 +362,7 @@ async def host_game(
                     statics=statics,
                 ),
             )
-        record_obj = Record.begin(game, **_meta(info))
+        record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
@@ -463,7 +462,7 @@ async def join_game(
         raise
     info.listen = (listen_on, listen_port)
     info.extra.update(extra or {})
-    record_obj = Record.begin(game, **_meta(info))
+    record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)

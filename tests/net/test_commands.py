@@ -17,6 +17,7 @@ import pytest
 from crownp2p.core.record import Record, verify
 from crownp2p.core.setup import Setup
 from crownp2p.net.local import play_local
+from crownp2p.net.proof import unproven_round
 from crownp2p.shell import cli, net_commands
 from crownp2p.shell.cli import CommandError
 
@@ -285,3 +286,4 @@ def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, r
     for path in records.values():
         record = Record.load(path)
         assert verify(rules2, record).ok and len(record.steps) == len(local.record.steps)
+        assert unproven_round(record, [0, 1]) is None  # rounds across the kill and resume

@@ -291,7 +291,7 @@ def test_the_journal_refuses_to_overwrite_and_hides_its_keys(tmp_path, rules2) -
 def test_a_torn_last_line_is_cut_when_loading(tmp_path, rules2) -> None:
     path = tmp_path / "game.jsonl"
     game = Game(rules2, Setup())
-    record = Record.begin(game)
+    record = Record.begin(game, game_id=b"\x01" * 16)
     journal = Journal(path)
     journal.create(record, {"seat": 0})
     journal.nonce(1, b"\x05" * 32)

@@ -19,6 +19,7 @@ from crownp2p.net.handshake import ENGINE
 from crownp2p.net.link import FramedStream
 from crownp2p.net.local import play_local
 from crownp2p.net.messages import PROTOCOL_VERSION, make
+from crownp2p.net.proof import unproven_round
 from crownp2p.net.seating import resume_game
 
 
@@ -319,6 +320,7 @@ async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) 
     same_as_one_process(table)
     for path in table.records.values():
         assert verify(rules2, Record.load(path)).ok
+        assert unproven_round(Record.load(path), [0, 1]) is None  # rounds across the resume
 
 
 async def test_resume_refuses_a_finished_game(rules2, tmp_path) -> None:

@@ -1,0 +1,32 @@
+"""What a networked game's record proves about its chance: that each seed came from a
+commit-reveal round between all seats (docs/protocol.md, "Chance"; docs/records.md)."""
+
+from __future__ import annotations
+
+from ..core.game import CHANCE
+from ..core.record import Record
+from . import crypto
+
+
+def unproven_round(record: Record, seats: list[int]) -> str | None:
+    """The first chance round the record does not prove, as a sentence that names it
+    (``round 7: the seed is not the hash of the reveals``), or None when every round holds: each
+    reveal opens its seat's commitment and each seed is the hash of the reveals in seat order.
+    A record whose seeds were drawn in one process has nothing to prove (None)."""
+    game_id = record.game_id
+    if game_id is None:
+        return None
+    round_ = 0
+    for step in record.steps:
+        if step.seat != CHANCE:
+            continue
+        round_ += 1
+        proof = step.proof
+        if proof is None or len(proof.commits) != len(seats) or len(proof.reveals) != len(seats):
+            return f"round {round_}: the record does not hold every seat's commitment and reveal"
+        for seat, commit, nonce in zip(seats, proof.commits, proof.reveals, strict=True):
+            if crypto.commitment(game_id, round_, seat, nonce) != commit:
+                return f"round {round_}: seat {seat}'s reveal does not open its commitment"
+        if step.decision != ("seed", crypto.chance_seed(game_id, round_, list(proof.reveals))):
+            return f"round {round_}: the seed is not the hash of the reveals"
+    return None
