@@ -102,7 +102,7 @@ def _resume(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("net_commands", "resume_command")(a))
 
 
-@command("verify", "replay a game record and check every state hash")
+@command("verify", "check a game record: its seeds' commit-reveal rounds, then every state hash")
 def _verify(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a record file")
     p.set_defaults(run=lambda a: _lazy("game_commands", "verify_command")(a))
