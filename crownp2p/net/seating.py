@@ -578,10 +578,9 @@ async def resume_game(
         raise NetError(str(err)) from None
     except (KeyError, TypeError, ValueError) as err:
         raise NetError(f"the session file of {record} cannot be read ({err})") from None
-    if session_file.end is not None:
-        raise NetError(
-            f"that game is over: {session_file.end.get('reason') or session_file.end['result']}"
-        )
+    if session_file.end is not None:  # it ended before we stopped: its result is all there is
+        task_status.started(info.seat)
+        return Outcome.from_json(session_file.end)
     try:
         chosen = _rules_for(rules, info.setup)
     except Exception as err:

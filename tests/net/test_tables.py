@@ -321,13 +321,16 @@ async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) 
         assert verify(rules2, Record.load(path)).ok
 
 
-async def test_resume_refuses_a_finished_game(rules2, tmp_path) -> None:
+async def test_resuming_a_finished_game_reports_its_result(rules2, tmp_path) -> None:
     with trio.fail_after(30):
         table = Table(rules2, bot="random", seed=1)
         table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
         await table.play()
-        with pytest.raises(NetError, match="that game is over"):
-            await resume_game(rules2, table.records[1], decider=table.decider(), packs=PACKS)
+        for seat in (0, 1):
+            again = await resume_game(
+                rules2, table.records[seat], decider=table.decider(), packs=PACKS
+            )
+            assert again.to_json() == table.outcomes[seat].to_json()
 
 
 # ---------------------------------------------------------------------- chat and resign
