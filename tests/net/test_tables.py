@@ -3,7 +3,9 @@ garbage on the wire, a cut link that reconnects, and a peer that crashes and res
 
 from __future__ import annotations
 
+import dataclasses
 import struct
+from functools import partial
 
 import pytest
 import trio
@@ -319,6 +321,27 @@ async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) 
     same_as_one_process(table)
     for path in table.records.values():
         assert verify(rules2, Record.load(path)).ok
+
+
+async def test_a_resumed_peer_whose_partner_never_returns_ends_when_its_window_runs_out(
+    rules2, tmp_path
+) -> None:
+    # No decision clock, a long reveal window: only the reconnect window can end it.
+    table = Table(rules2, bot="random", seed=1, timeouts=dataclasses.replace(FAST, reveal=60))
+    table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:  # both peers crash mid-game
+            table.ready = await nursery.start(partial(table.host, clock=None))
+            await nursery.start(table.join, 1, table.ready.port)
+            await wait_until(lambda: 1 in table.sessions and table.sessions[1].ls.applied >= 30)
+            nursery.cancel_scope.cancel()
+        lonely = dataclasses.replace(FAST, reconnect=1.0)
+        began = trio.current_time()
+        outcome = await resume_game(
+            rules2, table.records[1], decider=table.decider(), packs=PACKS, timeouts=lonely
+        )
+    assert outcome.result in ("aborted", "forfeit") and "seat 0" in outcome.reason
+    assert 1.0 <= trio.current_time() - began < 5
 
 
 async def test_resuming_a_finished_game_reports_its_result(rules2, tmp_path) -> None:
