@@ -284,6 +284,24 @@ async def test_a_silent_link_is_declared_dead_and_redialled(rules2) -> None:
     same_as_one_process(table)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+async def test_a_joiner_cut_off_before_its_table_rejoins_its_seat(rules2, rules4, players) -> None:
+    table = Table(rules2 if players == 2 else rules4, bot="random", seed=1)
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            proxy = Proxy(table.ready.port)
+            await nursery.start(proxy.run)
+            for order in range(1, players - 1):
+                await nursery.start(table.join, order, table.ready.port)
+            proxy.cut_after = 3  # pake, noise, welcome: the table never comes on that link
+            seat = await nursery.start(table.join, players - 1, proxy.port)
+            await wait_until(lambda: len(table.outcomes) == players)
+            nursery.cancel_scope.cancel()
+    assert seat == players - 1 and proxy.connections == 2
+    same_as_one_process(table)
+
+
 # ---------------------------------------------------------------------- crash and resume
 
 
