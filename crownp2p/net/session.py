@@ -458,6 +458,12 @@ class Session:
             self._handle(item)
         ls.idle()
         if self.phase == "resume":
+            # No link of this process has been up yet: each peer's reconnect window counts from
+            # the start of the resume, so a partner that never returns ends the game.
+            now = trio.current_time()
+            for seat in ls.peers:
+                if not ls.up[seat]:
+                    ls.down_since[seat] = now
             self._begin()
         finish_by: float | None = None
         while True:
