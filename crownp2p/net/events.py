@@ -42,6 +42,13 @@ class Outcome:
             "reason": self.reason,
         }
 
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Outcome:
+        """An outcome as :meth:`to_json` wrote it (the seat to blame is not kept)."""
+        return cls(
+            d["result"], d["winner"], d["turns"], d["final_hash"], d["seq"], d["reason"], d["seat"]
+        )
+
     @property
     def finished(self) -> bool:
         return self.result in ("win", "loss", "draw", "forfeit")

@@ -151,11 +151,13 @@ async def join_dial(
     packs: Packs,
     listen_port: int,
     timeout: float,
+    static: bytes | None = None,
 ) -> Admitted:
     """The joiner's side of a join handshake: SPAKE2 over the code, then a Noise handshake keyed
-    by its key; our name, port and public key go only through the sealed link."""
+    by its key; our name, port and public key go only through the sealed link. A joiner cut off
+    before its table dials again with its ``static`` key, by which the host knows its seat."""
     pake = crypto.pake(code, host=False)
-    static = crypto.new_static()
+    static = static or crypto.new_static()
     try:
         hello = make(
             "join",

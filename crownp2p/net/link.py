@@ -34,7 +34,7 @@ from .messages import make, validate
 log = logging.getLogger("crownp2p.net")
 
 RECEIVE_SIZE = 65536
-MAX_QUEUED = 100_000  # frames waiting for a peer that stopped reading: then it is dead
+MAX_QUEUED = 4 << 20  # bytes waiting for a peer that stopped reading: then it is dropped
 _CLOSE = object()
 PING = make("ping")
 
@@ -221,6 +221,7 @@ class Link:
             except OSError:
                 self._raw = None
         self._out_send, self._out_recv = trio.open_memory_channel[Any](math.inf)
+        self._queued = 0  # bytes in the channel, bounded by MAX_QUEUED
         self._read_scope: trio.CancelScope | None = None
         self._flushed = trio.Event()
         self.done = trio.Event()
@@ -231,12 +232,8 @@ class Link:
         """Queue a message; never blocks. Dropped if the link is closed."""
         if self.closed:
             return
-        queued = self._out_send.statistics().current_buffer_used
-        if queued > MAX_QUEUED:
-            self.close("the peer stopped reading")
-            return
         data = self.framed.encode(message)
-        if self._raw is not None and not queued and not self._writing:
+        if self._raw is not None and not self._queued and not self._writing:
             try:
                 sent = self._raw.send(data)
             except BlockingIOError:
@@ -247,6 +244,11 @@ class Link:
             if sent == len(data):
                 return
             data = data[sent:]
+        if self._queued + len(data) > MAX_QUEUED:
+            # Buffering for a peer that does not read would cost us, not it: drop it.
+            self.close(f"seat {self.seat} stopped reading ({MAX_QUEUED >> 20} MB waited for it)")
+            return
+        self._queued += len(data)
         self._out_send.send_nowait(data)
 
     def close(self, reason: str = "closed") -> None:
@@ -352,6 +354,7 @@ class Link:
                 closing = item is _CLOSE
                 if not closing:
                     chunks.append(item)
+                    self._queued -= len(item)
                 while not closing:
                     try:
                         item = self._out_recv.receive_nowait()
@@ -361,6 +364,7 @@ class Link:
                         closing = True
                     else:
                         chunks.append(item)
+                        self._queued -= len(item)
                 if chunks:
                     self._writing = True
                     try:

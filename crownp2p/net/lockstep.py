@@ -41,12 +41,15 @@ from . import crypto
 from .events import Asked, Chat, Ended, Event, LinkChanged, Outcome, PeerError, Started, StepApplied
 from .journal import Journal
 from .messages import make
+from .throttle import Rate
 
 log = logging.getLogger("crownp2p.net")
 
 MAX_AHEAD = 4096  # how far beyond our own seq a numbered message may reach (bounds memory)
 HASH_WINDOW = 64  # hashes carried by a desync report
 CLOCK_GRACE = 5.0  # seconds a peer's decision clock is given on ours, for its link's delay
+CHAT_RATE = 2.0  # chat lines a second a seat may keep sending, after a burst of CHAT_BURST
+CHAT_BURST = 20
 
 NonceSource = Callable[[int], bytes]  # round -> this seat's nonce
 
@@ -105,7 +108,9 @@ class Lockstep:
         self.last_seq_from: dict[int, int] = {s: 0 for s in self.peers}
         self.decisions: dict[int, tuple[int, Decision, str]] = {}  # seq -> seat, decision, prev
         self.newest_from: dict[int, int] = {s: 0 for s in self.peers}
-        self.pending_hashes: dict[int, list[tuple[int, str]]] = {}  # seq -> (seat, hash)
+        # seq -> seat -> the hash it claims there: one per seat and seq, so a flood of
+        # acknowledgements costs at most MAX_AHEAD entries per seat
+        self.pending_hashes: dict[int, dict[int, str]] = {}
         self.acked: dict[int, int] = {s: 0 for s in self.peers}
         self.ack_sent_to: dict[int, int] = {s: 0 for s in self.peers}
         self.ack_turn = -1
@@ -115,6 +120,7 @@ class Lockstep:
         self.my_nonces: dict[int, bytes] = dict(known_nonces or {})
         self.chance_seqs = [step.seq for step in record.steps if step.seat == CHANCE]
         self.desync_from: set[int] = set()
+        self.chat_rate = {s: Rate(CHAT_RATE, CHAT_BURST) for s in self.peers}
         self.waiting: int | None = None  # the seat play waits for (CHANCE: a round)
         self.clock_for: tuple[int, int] | None = None  # the seat and seq whose clock runs
         self.clock_started = 0.0
@@ -275,7 +281,7 @@ class Lockstep:
         news = tuple(game.log[self._logged :])
         self._logged = len(game.log)
         self.events.append(StepApplied(step, news, self._where))
-        for seat, h in self.pending_hashes.pop(step.seq, []):
+        for seat, h in self.pending_hashes.pop(step.seq, {}).items():
             if h != step.hash:
                 self._desync(step.seq, seat)
         if step.seat == CHANCE:
@@ -429,9 +435,24 @@ class Lockstep:
         self.events.append(PeerError(seat, f"they report: {msg['text']}"))
 
     def _on_chat(self, seat: int, msg: dict[str, Any], now: float) -> None:
-        self.events.append(Chat(seat, msg["text"]))
+        rate = self.chat_rate[seat]
+        if rate.allow(now):
+            self.events.append(Chat(seat, msg["text"]))
+        elif not rate.limited:
+            rate.limited = True  # one sentence per outburst, not one per line dropped
+            self._error(
+                seat,
+                "slow-down",
+                f"{self.seat_name(seat)} chats faster than {CHAT_RATE:g} lines a second: "
+                "its chat is dropped until it slows down",
+            )
 
     def _on_sync(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        if self.synced[seat]:
+            # One sync a link: its re-send is ours to pay once, not once per frame a flooder
+            # sends (the refusal is shorter than the sync that asked).
+            self._error(seat, "unexpected", "a second sync on one link")
+            return
         have = msg["seq"]
         self.synced[seat] = True
         self.acked[seat] = max(self.acked[seat], have)
@@ -567,7 +588,7 @@ class Lockstep:
             if self.hash_at(seq) != claimed:
                 self._desync(seq, seat)
         else:
-            self.pending_hashes.setdefault(seq, []).append((seat, claimed))
+            self.pending_hashes.setdefault(seq, {}).setdefault(seat, claimed)
 
     def _on_end(self, seat: int, msg: dict[str, Any], now: float) -> None:
         # An end is only a seat's own resignation: no peer's word makes another seat lose, so

@@ -15,6 +15,7 @@ import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -263,14 +264,16 @@ async def host_game(
     address = lan_address() if bind in ("", "0.0.0.0", "::") else bound[0]
     port = bound[1]
     seated: dict[int, tuple[Player, tuple[str, int], FramedStream]] = {}
+    tables: dict[int, dict[str, Any]] = {}  # the table sent to each seat, for one that rejoins
     full = trio.Event()
     throttle = Throttle()
+    session: Session | None = None
 
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
 
         async def on_join(framed: FramedStream, hello: dict[str, Any]) -> None:
-            if full.is_set():
+            if session is not None and session.started:
                 await framed.refuse("table-full", "this table is full")
                 return
             peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
@@ -288,21 +291,26 @@ async def host_game(
                 await framed.aclose()
                 return
             throttle.proved(peer_ip)
+            # A joiner whose link was cut before the game began comes back with its key.
+            back = [s for s, (p, _, _) in seated.items() if p.static == player.static]
             free = [s for s in range(1, players) if s not in seated]
-            if full.is_set() or not free:
+            if not back and (full.is_set() or not free):
                 await framed.refuse("table-full", "this table is full")
                 return
-            seat = free[0]
+            seat = back[0] if back else free[0]
             if _is_loopback(peer_ip) and not _is_loopback(address):
                 peer_ip = address  # a player on this very machine: others reach it here
             seated[seat] = (player, (peer_ip, player.listen), framed)
             try:
                 await framed.send(make("welcome", seat=seat, players=players))
+                if seat in tables:  # the link was cut before the table reached it
+                    await framed.send(tables[seat])
             except ConnectionLost:
-                del seated[seat]
+                if not full.is_set():
+                    del seated[seat]
                 await framed.aclose()
                 return
-            if on_event:
+            if on_event and not back:
                 on_event(Joined(seat, player.name))
             if len(seated) == players - 1:
                 full.set()
@@ -317,7 +325,6 @@ async def host_game(
         task_status.started(HostReady(address, port, code))
         if players > 1:
             await full.wait()
-        hub.on_join = None
 
         game_id = crypto.new_game_id(test_seed)
         static = crypto.new_static()
@@ -345,23 +352,21 @@ async def host_game(
             table_extra,
         )
         for seat in range(1, players):
-            hub.send(
-                seat,
-                make(
-                    "table",
-                    game_id=game_id,
-                    seat=seat,
-                    players=players,
-                    names=names,
-                    addrs=[list(a) for a in addrs],
-                    setup=setup.to_json(),
-                    start_hash=info.start_hash,
-                    max_turns=max_turns,
-                    reveal_timeout=float(timeouts.reveal),
-                    clock=float(clock or 0),
-                    statics=statics,
-                ),
+            tables[seat] = make(
+                "table",
+                game_id=game_id,
+                seat=seat,
+                players=players,
+                names=names,
+                addrs=[list(a) for a in addrs],
+                setup=setup.to_json(),
+                start_hash=info.start_hash,
+                max_turns=max_turns,
+                reveal_timeout=float(timeouts.reveal),
+                clock=float(clock or 0),
+                statics=statics,
             )
+            hub.send(seat, tables[seat])
         record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
@@ -372,7 +377,8 @@ async def host_game(
 
 
 async def _await_table(framed: FramedStream, timeouts: Timeouts) -> dict[str, Any]:
-    """Wait for the host to fill the table, pinging so neither side thinks the other gone."""
+    """Wait for the host to fill the table, pinging so neither side thinks the other gone.
+    ConnectionLost: the link was cut first."""
     quiet_since = trio.current_time()
     while True:
         with trio.move_on_after(timeouts.keepalive) as scope:
@@ -381,8 +387,6 @@ async def _await_table(framed: FramedStream, timeouts: Timeouts) -> dict[str, An
             except ProtocolError as err:
                 await framed.refuse(err.code, str(err))
                 raise NetError(f"the host sent an unreadable message: {err}") from None
-            except ConnectionLost:
-                raise NetError("the host closed the connection before the game began") from None
         if scope.cancelled_caught:
             if trio.current_time() - quiet_since > timeouts.idle:
                 raise NetError(f"the host has been silent for {timeouts.idle:g} s")
@@ -424,13 +428,7 @@ async def join_game(
         code = crypto.check_code(code)
     except ValueError as err:
         raise NetError(str(err)) from None
-    try:
-        with trio.fail_after(timeouts.handshake):
-            stream = await trio.open_tcp_stream(host, port)
-    except trio.TooSlowError:
-        raise NetError(f"the host at {host}:{port} did not answer") from None
-    except OSError as err:
-        raise NetError(f"cannot reach the host at {host}:{port}: {err.strerror or err}") from None
+    stream = await _reach_host(host, port, timeouts)
     framed = FramedStream(stream)
     try:
         local_ip = stream.socket.getsockname()[0]
@@ -439,15 +437,20 @@ async def join_game(
         listen_on = local_ip if _is_loopback(local_ip) else ("::" if ":" in local_ip else "0.0.0.0")
         listeners = await _listen(listen_on, 0)
         listen_port = listeners[0].socket.getsockname()[1]
-        try:
-            joined = await join_dial(
+
+        async def dial(framed: FramedStream, static: bytes | None = None) -> Admitted:
+            return await join_dial(
                 framed,
                 code=code,
                 name=name,
                 packs=packs,
                 listen_port=listen_port,
                 timeout=timeouts.handshake,
+                static=static,
             )
+
+        try:
+            joined = await dial(framed)
         except HandshakeError as err:
             raise NetError(f"the host refused to seat us: {err}") from None
         except (PeerTimeout, ConnectionLost) as err:
@@ -455,7 +458,16 @@ async def join_game(
         task_status.started(joined.seat)
         if on_event:
             on_event(Seated(joined.seat, joined.players))
-        table = await _await_table(framed, timeouts)
+        while True:
+            try:
+                table = await _await_table(framed, timeouts)
+                break
+            except ConnectionLost:
+                await framed.aclose()
+            framed, seat = await _rejoin(host, port, timeouts, partial(dial, static=joined.static))
+            if seat.seat != joined.seat and on_event:
+                on_event(Seated(seat.seat, seat.players))
+            joined = seat
         info, game = await _accept_table(framed, table, rules, joined, host, port, packs, test_seed)
     except BaseException:
         await framed.aclose()
@@ -470,6 +482,51 @@ async def join_game(
         nursery.start_soon(hub.serve, listeners)
         nursery.start_soon(hub.adopt(framed, 0).run)  # adopted now, before any redial
         return await run.play(session, nursery)
+
+
+async def _reach_host(host: str, port: int, timeouts: Timeouts) -> trio.SocketStream:
+    try:
+        with trio.fail_after(timeouts.handshake):
+            return await trio.open_tcp_stream(host, port)
+    except trio.TooSlowError:
+        raise NetError(f"the host at {host}:{port} did not answer") from None
+    except OSError as err:
+        raise NetError(f"cannot reach the host at {host}:{port}: {err.strerror or err}") from None
+
+
+async def _rejoin(
+    host: str,
+    port: int,
+    timeouts: Timeouts,
+    dial: Callable[[FramedStream], Awaitable[Admitted]],
+) -> tuple[FramedStream, Admitted]:
+    """The link to the host was cut before the table came: dial again with our key (the host
+    keeps our seat for it) until it takes us back or the reconnect window runs out."""
+    give_up = trio.current_time() + timeouts.reconnect
+    delay = 0.02
+    while True:
+        framed: FramedStream | None = None
+        try:
+            framed = FramedStream(await _reach_host(host, port, timeouts))
+            return framed, await dial(framed)
+        except HandshakeError as err:
+            if err.code != "closed":
+                raise NetError(
+                    f"the link to the host was cut before the game began, and the host "
+                    f"refused to seat us again: {err}"
+                ) from None
+            log.info("rejoining the host: %s", err)
+        except (NetError, PeerTimeout) as err:
+            log.info("rejoining the host: %s", err)
+        if framed is not None:
+            await framed.aclose()
+        if trio.current_time() + delay >= give_up:
+            raise NetError(
+                "the link to the host was cut before the game began, and the host did not "
+                f"take us back within {timeouts.reconnect:g} s"
+            )
+        await trio.sleep(delay)
+        delay = min(delay * 2, timeouts.dial_retry)
 
 
 async def _accept_table(
@@ -577,10 +634,9 @@ async def resume_game(
         raise NetError(str(err)) from None
     except (KeyError, TypeError, ValueError) as err:
         raise NetError(f"the session file of {record} cannot be read ({err})") from None
-    if session_file.end is not None:
-        raise NetError(
-            f"that game is over: {session_file.end.get('reason') or session_file.end['result']}"
-        )
+    if session_file.end is not None:  # it ended before we stopped: its result is all there is
+        task_status.started(info.seat)
+        return Outcome.from_json(session_file.end)
     try:
         chosen = _rules_for(rules, info.setup)
     except Exception as err:

@@ -64,12 +64,15 @@ from .link import (
     LinkReport,
     LinkUp,
     Received,
+    Refused,
     Timeouts,
 )
 from .lockstep import Lockstep
 from .messages import make
 
 log = logging.getLogger("crownp2p.net")
+
+BACKLOG_PER_LINK = 256  # messages a link may send before the game starts: far more than needed
 
 
 @dataclass
@@ -187,8 +190,10 @@ class Hub:
         self.nursery = nursery
         self.timeouts = timeouts
         self.packs = list(packs)
-        # The links' reports, kept until a session takes them over (report_to).
+        # The links' reports, kept until a session takes them over (report_to): at most
+        # BACKLOG_PER_LINK messages a link, and none of a link that another replaced.
         self._backlog: list[Inbound] = []
+        self._kept: dict[Link, int] = {}
         self._sink: Callable[[Inbound], None] | None = None
         self.links: dict[int, Link] = {}
         self.info: TableInfo | None = None
@@ -204,6 +209,9 @@ class Hub:
         self.links[seat] = link
         if old is not None:
             old.close("replaced by a new connection")
+            # A session ignores what a replaced link said: it need not wait for one.
+            self._backlog = [r for r in self._backlog if getattr(r, "link", None) is not old]
+            self._kept.pop(old, None)
         self.deliver(LinkUp(link))
         return link
 
@@ -212,6 +220,17 @@ class Hub:
         not :class:`Drained`: the session acknowledges once it has taken the backlog)."""
         if self._sink is not None:
             self._sink(report)
+        elif isinstance(report, Received | Refused):
+            kept = self._kept.get(report.link, 0)
+            if kept < BACKLOG_PER_LINK:
+                self._kept[report.link] = kept + 1
+                self._backlog.append(report)
+            elif not report.link.closed:
+                report.link.close(
+                    f"seat {report.link.seat} sent more than {BACKLOG_PER_LINK} messages "
+                    "before the game started"
+                )
+                log.warning("%s", report.link.reason)
         elif not isinstance(report, Drained):
             self._backlog.append(report)
 
@@ -220,6 +239,7 @@ class Hub:
         again); returns the reports kept so far, for the new sink to take first."""
         self._sink = sink
         backlog, self._backlog = self._backlog, []
+        self._kept.clear()
         return backlog
 
     async def run_link(self, framed: FramedStream, seat: int) -> None:
@@ -438,6 +458,12 @@ class Session:
             self._handle(item)
         ls.idle()
         if self.phase == "resume":
+            # No link of this process has been up yet: each peer's reconnect window counts from
+            # the start of the resume, so a partner that never returns ends the game.
+            now = trio.current_time()
+            for seat in ls.peers:
+                if not ls.up[seat]:
+                    ls.down_since[seat] = now
             self._begin()
         finish_by: float | None = None
         while True:
@@ -530,7 +556,7 @@ class Session:
                     self._phase_message(seat, msg)
                     self._progress_phase()
                     return
-                if t == "sync" and self.phase == "host" and ls.started:
+                if t == "sync" and self.phase == "host" and ls.started and not ls.synced[seat]:
                     self.hub.send(seat, make("start"))  # a joiner that missed it on a lost link
                 ls.on_message(seat, msg, now)
         self._progress_phase()

@@ -1,4 +1,6 @@
-"""Join tries cost time: a growing pause per address before its next try.
+"""Throttles: join tries per address (:class:`Throttle`), chat per seat (:class:`Rate`).
+
+Join tries cost time: a growing pause per address before its next try.
 
 With SPAKE2 a code can only be tried online, one connection per guess; this makes each guess
 past the first few slow. Every try is charged when it begins (so opening many connections at
@@ -42,3 +44,27 @@ class Throttle:
     def proved(self, address: str) -> None:
         """``address`` knew the code: its tries are forgiven."""
         self._tries.pop(address, None)
+
+
+class Rate:
+    """A token bucket: at most ``burst`` at once, refilled at ``per_second``. Time is given,
+    never read, so the lockstep stays deterministic."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.tokens = float(burst)
+        self.last = 0.0
+        self.limited = False  # set by the caller once it has told of an outburst
+
+    def allow(self, now: float) -> bool:
+        """Whether one more may pass at ``now`` (then it is charged)."""
+        elapsed = max(0.0, now - self.last)
+        self.tokens = min(float(self.burst), self.tokens + elapsed * self.per_second)
+        self.last = now
+        if self.tokens == self.burst:
+            self.limited = False  # slowed down for long enough: a new outburst is told again
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True

@@ -482,6 +482,7 @@ def join_command(args: argparse.Namespace) -> int:
 
 def resume_command(args: argparse.Namespace) -> int:
     from ..net.deciders import LateBot
+    from ..net.events import Outcome
     from ..net.journal import JournalError, load
     from ..net.seating import resume_game
     from ..net.session import TableInfo
@@ -494,11 +495,13 @@ def resume_command(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from None
     except (KeyError, TypeError, ValueError) as err:
         raise CommandError(f"the session file of {args.record} cannot be read ({err})") from None
+    printer = Printer(args.json)
+    if session_file.end is not None:  # it ended as this peer stopped: say how, play nothing
+        return printer.outcome(Outcome.from_json(session_file.end), None)
     bot = args.bot or info.extra.get("bot")
     args.bot = bot
     human = _require_bot(args, "resume")
     seed = args.seed if args.seed is not None else info.extra.get("seed", 0)
-    printer = Printer(args.json)
     printer.emit(
         {"event": "resuming", "seat": info.seat},
         f"resuming seat {info.seat} of {args.record}",

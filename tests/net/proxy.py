@@ -1,5 +1,6 @@
 """A loopback TCP proxy for the tests: forwards bytes both ways, and can cut every connection,
-inject bytes towards the target, or fall silent."""
+inject bytes towards the target, fall silent, or cut a connection after the target's n-th
+frame."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ class Proxy:
         self.connections = 0
         self.frozen = False
         self.locks: dict[int, trio.Lock] = {}
+        self.cut_after: int | None = None  # the next connection is cut after this many frames
 
     async def run(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -32,7 +34,11 @@ class Proxy:
         self.pairs.append(pair)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._pump, client, server, nursery.cancel_scope)
-            nursery.start_soon(self._pump, server, client, nursery.cancel_scope)
+            if self.cut_after is None:
+                nursery.start_soon(self._pump, server, client, nursery.cancel_scope)
+            else:
+                frames, self.cut_after = self.cut_after, None
+                nursery.start_soon(self._pump_frames, server, client, frames, nursery.cancel_scope)
         for s in pair:
             await s.aclose()
         if pair in self.pairs:
@@ -50,6 +56,27 @@ class Proxy:
                     await dst.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
+        scope.cancel()
+
+    async def _pump_frames(self, src, dst, frames: int, scope: trio.CancelScope) -> None:
+        """Forward ``frames`` whole frames, then cut the connection."""
+        buffer = b""
+        try:
+            while frames:
+                data = await src.receive_some(65536)
+                if not data:
+                    break
+                buffer += data
+                while frames and len(buffer) >= 4:
+                    size = 4 + int.from_bytes(buffer[:4], "big")
+                    if len(buffer) < size:
+                        break
+                    await dst.send_all(buffer[:size])
+                    buffer, frames = buffer[size:], frames - 1
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        for s in (src, dst):
+            s.socket.close()
         scope.cancel()
 
     async def cut(self) -> None:

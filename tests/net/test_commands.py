@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+import trio
+from tables import Table
 
 from crownp2p.core.record import Record, verify
 from crownp2p.core.setup import Setup
@@ -80,6 +82,17 @@ def test_resume_needs_the_session_file(tmp_path, capsys) -> None:
     play_game(standard_rules(), Setup(), ["random", "random"], 1, record=True).record.save(path)
     status, out, err = run_main(capsys, "resume", str(path))
     assert status == 2 and "no session file" in err
+
+
+def test_resuming_a_finished_game_prints_its_result(tmp_path, rules2, capsys) -> None:
+    """A peer killed just as its game ended, resumed: the result line, status 0, no terminal
+    needed (the record's seat was a person's: it names no bot)."""
+    table = Table(rules2, bot="random", seed=1)
+    table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
+    trio.run(table.play)
+    status, out, err = run_main(capsys, "resume", str(table.records[1]), "--json")
+    assert status == 0, err
+    assert last_json(out) == table.outcomes[1].to_json()
 
 
 def test_building_the_arguments_imports_nothing_heavy() -> None:

@@ -3,7 +3,9 @@ garbage on the wire, a cut link that reconnects, and a peer that crashes and res
 
 from __future__ import annotations
 
+import dataclasses
 import struct
+from functools import partial
 
 import pytest
 import trio
@@ -283,6 +285,24 @@ async def test_a_silent_link_is_declared_dead_and_redialled(rules2) -> None:
     same_as_one_process(table)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+async def test_a_joiner_cut_off_before_its_table_rejoins_its_seat(rules2, rules4, players) -> None:
+    table = Table(rules2 if players == 2 else rules4, bot="random", seed=1)
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            proxy = Proxy(table.ready.port)
+            await nursery.start(proxy.run)
+            for order in range(1, players - 1):
+                await nursery.start(table.join, order, table.ready.port)
+            proxy.cut_after = 3  # pake, noise, welcome: the table never comes on that link
+            seat = await nursery.start(table.join, players - 1, proxy.port)
+            await wait_until(lambda: len(table.outcomes) == players)
+            nursery.cancel_scope.cancel()
+    assert seat == players - 1 and proxy.connections == 2
+    same_as_one_process(table)
+
+
 # ---------------------------------------------------------------------- crash and resume
 
 
@@ -323,13 +343,37 @@ async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) 
         assert unproven_round(Record.load(path), [0, 1]) is None  # rounds across the resume
 
 
-async def test_resume_refuses_a_finished_game(rules2, tmp_path) -> None:
+async def test_a_resumed_peer_whose_partner_never_returns_ends_when_its_window_runs_out(
+    rules2, tmp_path
+) -> None:
+    # No decision clock, a long reveal window: only the reconnect window can end it.
+    table = Table(rules2, bot="random", seed=1, timeouts=dataclasses.replace(FAST, reveal=60))
+    table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:  # both peers crash mid-game
+            table.ready = await nursery.start(partial(table.host, clock=None))
+            await nursery.start(table.join, 1, table.ready.port)
+            await wait_until(lambda: 1 in table.sessions and table.sessions[1].ls.applied >= 30)
+            nursery.cancel_scope.cancel()
+        lonely = dataclasses.replace(FAST, reconnect=1.0)
+        began = trio.current_time()
+        outcome = await resume_game(
+            rules2, table.records[1], decider=table.decider(), packs=PACKS, timeouts=lonely
+        )
+    assert outcome.result in ("aborted", "forfeit") and "seat 0" in outcome.reason
+    assert 1.0 <= trio.current_time() - began < 5
+
+
+async def test_resuming_a_finished_game_reports_its_result(rules2, tmp_path) -> None:
     with trio.fail_after(30):
         table = Table(rules2, bot="random", seed=1)
         table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
         await table.play()
-        with pytest.raises(NetError, match="that game is over"):
-            await resume_game(rules2, table.records[1], decider=table.decider(), packs=PACKS)
+        for seat in (0, 1):
+            again = await resume_game(
+                rules2, table.records[seat], decider=table.decider(), packs=PACKS
+            )
+            assert again.to_json() == table.outcomes[seat].to_json()
 
 
 # ---------------------------------------------------------------------- chat and resign

@@ -1,0 +1,164 @@
+"""Floods from a seated peer cost the flooder, not us: each leaves our memory bounded (measured
+with tracemalloc around the flood), no answer is larger than what asked for it, and the honest
+game carries on or the flooder is dropped with a named reason."""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Callable
+
+import trio
+import trio.testing
+from harness import MemoryTable
+
+from crownp2p.core.setup import Setup
+from crownp2p.net.events import Chat, PeerError
+from crownp2p.net.frames import FrameDecoder, decode_body, encode_frame
+from crownp2p.net.link import FramedStream, Link, Timeouts
+from crownp2p.net.messages import make, validate
+from crownp2p.net.session import BACKLOG_PER_LINK, Hub
+
+FLOOD = 50_000
+BOUND = 2 << 20  # bytes a flood may leave behind
+
+
+def kept_after(flood: Callable[[], object]) -> int:
+    """The bytes still allocated after ``flood`` ran (what it left behind)."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        flood()
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
+def wire(msg: dict) -> dict:
+    """``msg`` as it arrives from a socket: a fresh map, decoded and checked."""
+    (body,) = FrameDecoder().feed(encode_frame(msg))
+    return validate(decode_body(body))
+
+
+def playing(rules) -> MemoryTable:
+    """A two-seat table played a little way in, seat 1 a person (no bot) to move."""
+    table = MemoryTable(rules, Setup(), ["random", "random"], seed=5, test_seed=5)
+    table.bot_seats = {0}
+    table.connect()
+    peer = table.peers[1]
+    while not (peer.my_turn and peer.applied >= 12):
+        assert peer.outcome is None
+        if peer.my_turn:
+            peer.decide(table.bots[1].decide(peer.game, 1), table.now)
+        table.pump()
+    return table
+
+
+def carries_on(table: MemoryTable) -> None:
+    """Both peers play the game to its end, agreeing on it."""
+    table.bot_seats = {0, 1}
+    table.pump()
+    a, b = (p.outcome for p in table.peers)
+    assert a is not None and b is not None and a.result in ("win", "loss", "draw")
+    assert a.final_hash == b.final_hash
+
+
+def test_an_ack_flood_leaves_memory_bounded_and_the_game_goes_on(rules2) -> None:
+    table = playing(rules2)
+    host = table.peers[0]
+    n = host.applied
+
+    def flood() -> None:
+        for i in range(FLOOD):  # the coming step's hash, again and again, then far ahead
+            seq = n + 1 if i % 2 else n + 1 + i % 4000
+            host.on_message(1, wire(make("ack", seq=seq, hash=f"{i:064x}")), table.now)
+
+    assert kept_after(flood) < BOUND
+    assert host.outcome is None and host.applied == n
+    assert sum(len(claims) for claims in host.pending_hashes.values()) <= 2000
+
+
+def test_a_sync_flood_gets_no_answer_larger_than_itself(rules2) -> None:
+    table = playing(rules2)
+    host = table.peers[0]
+    host.take_outbox()
+    received = sent = 0
+    for _ in range(3000):
+        msg = make("sync", seq=0, hash=host.hash_at(0))
+        received += len(encode_frame(msg))
+        host.on_message(1, wire(msg), table.now)
+        sent += sum(len(encode_frame(m)) for dest, m in host.take_outbox() if dest == 1)
+    assert sent <= received
+    assert host.outcome is None
+    table.pump()
+    carries_on(table)
+
+
+def test_a_chat_flood_is_cut_to_the_rate_with_one_sentence(rules2) -> None:
+    table = playing(rules2)
+    host = table.peers[0]
+    host.take_events()
+
+    def flood() -> None:
+        for i in range(FLOOD):
+            host.on_message(1, wire(make("chat", text=f"spam {i}")), table.now)
+
+    assert kept_after(flood) < BOUND
+    events = host.take_events()
+    chats = [e for e in events if isinstance(e, Chat)]
+    told = [e for e in events if isinstance(e, PeerError)]
+    assert 0 < len(chats) <= 20
+    assert len(told) == 1 and "chats faster than" in told[0].text and "slow-down" in told[0].text
+    table.now += 30  # once it has slowed down, its chat passes again
+    host.on_message(1, wire(make("chat", text="sorry")), table.now)
+    assert [e.text for e in host.take_events() if isinstance(e, Chat)] == ["sorry"]
+    table.pump()
+    carries_on(table)
+
+
+async def test_a_chat_flood_before_the_start_drops_the_flooder() -> None:
+    with trio.fail_after(5):
+        ours, theirs = trio.testing.memory_stream_pair()
+        frames = encode_frame(make("chat", text="x" * 100)) * 20_000
+        async with trio.open_nursery() as nursery:
+            hub = Hub(nursery, Timeouts(), [("crownp2p", "test")])
+            link = hub.adopt(FramedStream(ours), 1)
+
+            async def flood() -> None:
+                await theirs.send_all(frames)
+
+            tracemalloc.start()
+            try:
+                before = tracemalloc.get_traced_memory()[0]
+                nursery.start_soon(flood)
+                await link.run()
+                kept = tracemalloc.get_traced_memory()[0] - before
+            finally:
+                tracemalloc.stop()
+            nursery.cancel_scope.cancel()
+        assert (
+            link.reason
+            == f"seat 1 sent more than {BACKLOG_PER_LINK} messages before the game started"
+        )
+        backlog = hub.report_to(None)
+        assert len(backlog) <= BACKLOG_PER_LINK + 2  # its messages, its up and its down
+        assert kept < BOUND + len(frames)
+
+
+async def test_a_peer_that_does_not_read_is_dropped_not_buffered() -> None:
+    with trio.fail_after(5):
+        ours, _theirs = trio.testing.lockstep_stream_pair()  # nobody reads the other end
+
+        class Sink:
+            def deliver(self, report) -> None:
+                pass
+
+        link = Link(FramedStream(ours), 1, Sink(), Timeouts())
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.run)
+            await trio.sleep(0)
+            for _ in range(FLOOD):
+                link.send(make("chat", text="y" * 400))
+                if link.closed:
+                    break
+            await link.done.wait()
+        assert link.reason.startswith("seat 1 stopped reading")
