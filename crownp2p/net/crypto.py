@@ -100,12 +100,14 @@ def pake_key(pake: Pake, theirs: bytes) -> bytes:
 
 # ------------------------------------------------------------------ links: Noise
 
-# The join link: keyed by the SPAKE2 key (as the psk), no static keys yet.
-NOISE_JOIN = "Noise_NNpsk0_25519_ChaChaPoly_SHA256"
+# The join link: keyed by the SPAKE2 key (as the psk); its third message carries the joiner's
+# static key, proven by the joiner's DH with the host's ephemeral (-> psk, e; <- e, ee; -> s, se).
+NOISE_JOIN = "Noise_XNpsk0_25519_ChaChaPoly_SHA256"
 # Every link between two seated players, reconnects included: both static keys from the table.
 NOISE_PEER = "Noise_KK_25519_ChaChaPoly_SHA256"
 KEY_BYTES = 32  # an X25519 key, private or public
-NOISE_MESSAGE_BYTES = 48  # each handshake message: an ephemeral public key and an empty AEAD
+NOISE_MESSAGE_BYTES = 48  # a handshake message with a key in the clear: the key, an empty AEAD
+NOISE_STATIC_MESSAGE_BYTES = 64  # the join's message 3: the sealed static key, an empty AEAD
 
 
 _PROBE = X25519PrivateKey.from_private_bytes(bytes(range(1, 33)))  # any fixed key will do
@@ -140,11 +142,16 @@ def table_digest(game_id: bytes, statics: list[bytes]) -> bytes:
 
 
 def join_noise(
-    *, initiator: bool, psk: bytes, prologue: bytes, ephemeral: bytes | None = None
+    *,
+    initiator: bool,
+    psk: bytes,
+    prologue: bytes,
+    private: bytes | None = None,
+    ephemeral: bytes | None = None,
 ) -> NoiseConnection:
-    """The join link's handshake state: NNpsk0, the SPAKE2 key as the psk. ``ephemeral`` is
-    for test vectors only."""
-    return _noise(NOISE_JOIN, initiator, prologue, ephemeral, psk=psk)
+    """The join link's handshake state: XNpsk0, the SPAKE2 key as the psk; the joiner (the
+    initiator) gives its static ``private`` key. ``ephemeral`` is for test vectors only."""
+    return _noise(NOISE_JOIN, initiator, prologue, ephemeral, psk=psk, private=private)
 
 
 def peer_noise(
@@ -193,6 +200,15 @@ def read_handshake(noise: NoiseConnection, message: bytes) -> None:
         noise.read_message(message)
     except _UNOPENED:
         raise SealError("a handshake message did not open") from None
+
+
+def read_static_handshake(noise: NoiseConnection, message: bytes) -> bytes:
+    """Take the other side's last handshake message, which carries its static key, and return
+    that key, proven; or SealError. noiseprotocol 0.3 has no getter for the remote static and
+    drops its handshake state once the handshake ends, so we keep hold of that state first."""
+    state = noise.noise_protocol.handshake_state
+    read_handshake(noise, message)
+    return bytes(state.rs.public_bytes)
 
 
 def seal(noise: NoiseConnection, plaintext: bytes) -> bytes:

@@ -3,8 +3,9 @@
 Two kinds of connection (docs/protocol.md, "Joining a table"):
 
 * **join** — a new player dials the host. SPAKE2 over the join code gives both a key only if
-  both hold the same code; a Noise NNpsk0 handshake keyed by it seals the link. A stranger
-  with a wrong code gets one refusal per try and nothing it could test a guess against.
+  both hold the same code; a Noise XNpsk0 handshake keyed by it seals the link and proves the
+  joiner holds the static key it brings. A stranger with a wrong code gets one refusal per try
+  and nothing it could test a guess against.
 * **peer** — a seated player dials a lower seat (the mesh, and every reconnect): a Noise KK
   handshake with both seats' static keys from the table, so a link is bound to one seat for good
   and nobody else, the host included, can pose as either end.
@@ -140,7 +141,7 @@ class Player:
 
     name: str
     listen: int  # the port it listens on for higher seats
-    static: bytes  # its public key for this table
+    static: bytes  # its public key for this table, proven by the join handshake
 
 
 async def join_dial(
@@ -154,8 +155,9 @@ async def join_dial(
     static: bytes | None = None,
 ) -> Admitted:
     """The joiner's side of a join handshake: SPAKE2 over the code, then a Noise handshake keyed
-    by its key; our name, port and public key go only through the sealed link. A joiner cut off
-    before its table dials again with its ``static`` key, by which the host knows its seat."""
+    by its key, whose last message proves our static key; our name and port go only through the
+    sealed link. A joiner cut off before its table dials again with its ``static`` key, by which
+    the host knows its seat."""
     pake = crypto.pake(code, host=False)
     static = static or crypto.new_static()
     try:
@@ -175,7 +177,9 @@ async def join_dial(
             raise await _refuse(
                 framed, "bad-message", "the host's SPAKE2 message is not valid"
             ) from None
-        noise = crypto.join_noise(initiator=True, psk=psk, prologue=hello_body + framed.last_body)
+        noise = crypto.join_noise(
+            initiator=True, psk=psk, prologue=hello_body + framed.last_body, private=static
+        )
         await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
         answer = await _receive(framed, timeout, "noise")
         try:
@@ -184,9 +188,9 @@ async def join_dial(
             raise await _refuse(
                 framed, "bad-code", "the host did not key the link with our code"
             ) from None
+        await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
         framed.seal_with(noise)
-        public = crypto.static_public(static)
-        await _send(framed, make("player", name=name, listen=listen_port, static=public), timeout)
+        await _send(framed, make("player", name=name, listen=listen_port), timeout)
         welcome = await _receive(framed, timeout, "welcome")
     except HandshakeError as err:
         if err.code == "bad-code":
@@ -206,7 +210,8 @@ async def join_accept(
 ) -> Player:
     """The host's side, after the ``join`` message. We answer with our SPAKE2 message only
     (which proves nothing), and the joiner's first Noise message shows whether it knew the code:
-    if not, it learns nothing from us but the refusal. The caller then seats the joiner and sends
+    if not, it learns nothing from us but the refusal. Its third carries its static key, which
+    opens only if it holds the private half. The caller then seats the joiner and sends
     ``welcome``, sealed."""
     await check_versions(framed, hello, packs)
     hello_body = framed.last_body
@@ -225,13 +230,18 @@ async def join_accept(
         except crypto.SealError:
             raise await _refuse(framed, "bad-code", "wrong join code") from None
         await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
+        third = await _receive(framed, timeout, "noise")
+        try:
+            static = crypto.read_static_handshake(noise, third["msg"])
+        except crypto.SealError:
+            raise await _refuse(
+                framed, "bad-key", "the joiner could not prove it holds its key"
+            ) from None
         framed.seal_with(noise)
         player = await _receive(framed, timeout, "player")
     except ConnectionLost as err:
         raise HandshakeError("closed", str(err)) from None
-    if not crypto.static_public_ok(player["static"]):
-        raise await _refuse(framed, "bad-key", "the joiner's public key is not usable")
-    return Player(player["name"], player["listen"], player["static"])
+    return Player(player["name"], player["listen"], static)
 
 
 # ====================================================================== peer

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .crypto import KEY_BYTES, NOISE_MESSAGE_BYTES, PAKE_BYTES
+from .crypto import KEY_BYTES, NOISE_MESSAGE_BYTES, NOISE_STATIC_MESSAGE_BYTES, PAKE_BYTES
 from .errors import ProtocolError
 
 PROTOCOL_VERSION = 3  # 3: SPAKE2 over the join code, every link sealed with Noise
@@ -73,12 +73,15 @@ def pattern(regex: re.Pattern[str], what: str) -> Check:
     return check
 
 
-def binary(size: int) -> Check:
+def binary(*sizes: int) -> Check:
+    """Bytes of one of ``sizes`` lengths."""
+    expected = " or ".join(map(str, sizes))
+
     def check(v: Any) -> bytes:
         if type(v) is not bytes:
             raise _Bad(f"is a {type(v).__name__}, not bytes")
-        if len(v) != size:
-            raise _Bad(f"has {len(v)} bytes, not {size}")
+        if len(v) not in sizes:
+            raise _Bad(f"has {len(v)} bytes, not {expected}")
         return v
 
     return check
@@ -144,8 +147,8 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "seat": SEAT,
     },
     "pake": {"pake": binary(PAKE_BYTES)},
-    "noise": {"msg": binary(NOISE_MESSAGE_BYTES)},
-    "player": {"name": text(32, min_len=1), "listen": integer(0, 65535), "static": KEY},
+    "noise": {"msg": binary(NOISE_MESSAGE_BYTES, NOISE_STATIC_MESSAGE_BYTES)},
+    "player": {"name": text(32, min_len=1), "listen": integer(0, 65535)},
     "welcome": {"seat": SEAT, "players": integer(2, MAX_SEATS)},
     "table": {
         "game_id": binary(16),

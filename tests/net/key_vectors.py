@@ -34,7 +34,7 @@ def vectors() -> list[tuple[str, bytes]]:
 
 def _vectors() -> list[tuple[str, bytes]]:
     out: list[tuple[str, bytes]] = [("code (normalized)", crypto.normalize_code(CODE).encode())]
-    # ---- the join link: SPAKE2, then Noise NNpsk0 keyed by its key
+    # ---- the join link: SPAKE2, then Noise XNpsk0 keyed by its key, proving the joiner's static
     joiner = crypto.pake(CODE, host=False, entropy=_fixed(0x11))
     host = crypto.pake(CODE, host=True, entropy=_fixed(0x22))
     pake_a, pake_b = joiner.start(), host.start()
@@ -57,20 +57,24 @@ def _vectors() -> list[tuple[str, bytes]]:
         ("join body", join),
         ("pake body", reply),
     ]
-    j = crypto.join_noise(initiator=True, psk=psk, prologue=join + reply, ephemeral=_key(0x33))
+    j = crypto.join_noise(
+        initiator=True, psk=psk, prologue=join + reply, private=_key(0x55), ephemeral=_key(0x33)
+    )
     h = crypto.join_noise(initiator=False, psk=psk, prologue=join + reply, ephemeral=_key(0x44))
     m1 = bytes(j.write_message())
     crypto.read_handshake(h, m1)
     m2 = bytes(h.write_message())
     crypto.read_handshake(j, m2)
-    player = encode_body(
-        make("player", name="ann", listen=4001, static=crypto.static_public(_key(0x55)))
-    )
+    m3 = bytes(j.write_message())
+    assert crypto.read_static_handshake(h, m3) == crypto.static_public(_key(0x55))
+    player = encode_body(make("player", name="ann", listen=4001))
     out += [
+        ("joiner static private", _key(0x55)),
         ("joiner ephemeral private", _key(0x33)),
         ("host ephemeral private", _key(0x44)),
-        ("NNpsk0 message 1 (msg in noise)", m1),
-        ("NNpsk0 message 2 (msg in noise)", m2),
+        ("XNpsk0 message 1 (msg in noise)", m1),
+        ("XNpsk0 message 2 (msg in noise)", m2),
+        ("XNpsk0 message 3 (msg in noise)", m3),
         ("player body", player),
         ("first sealed frame (joiner to host)", frame(crypto.seal(j, player))),
     ]

@@ -164,7 +164,7 @@ async def test_the_same_code_seals_the_join_link_and_the_host_learns_the_joiners
     with trio.fail_after(10):
         results = await join_pair("Abcd-Efgh", "abcdefgh")  # case and dashes do not matter
         assert results["joiner"].seat == 1
-        # the joiner's name, port and public key came through the sealed link
+        # the joiner's name and port came through the sealed link, its key proven by the handshake
         player = results["host"]
         assert player.name == "ann"
         assert player.static == crypto.static_public(results["joiner"].static)

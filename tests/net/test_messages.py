@@ -16,7 +16,7 @@ VALID = {
     "peer": dict(proto=1, engine="e", packs=[], game_id=b"g" * 16, seat=2),
     "pake": dict(pake=b"B" + b"p" * 32),
     "noise": dict(msg=b"n" * 48),
-    "player": dict(name="ann", listen=4000, static=b"s" * 32),
+    "player": dict(name="ann", listen=4000),
     "welcome": dict(seat=1, players=2),
     "table": dict(
         game_id=b"g" * 16,
@@ -110,7 +110,7 @@ def test_an_unknown_message_is_refused_by_name() -> None:
         ("table", "statics", [b"d" * 32, b"e" * 31], "bytes"),
         ("join", "pake", b"A" * 32, "bytes"),
         ("noise", "msg", b"n" * 49, "bytes"),
-        ("player", "static", b"s" * 256, "bytes"),
+        ("noise", "msg", b"n" * 65, "not 48 or 64"),
     ],
 )
 def test_bad_fields_are_refused_with_the_field_named(kind, field, value, words) -> None:

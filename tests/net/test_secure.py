@@ -64,7 +64,9 @@ async def test_a_stranger_gets_nothing_to_test_a_code_against_offline(rules2, mo
             heard = [await framed.receive()]
             pake_body = framed.last_body
             psk = real_pake_key(guess, heard[0]["pake"])
-            noise = crypto.join_noise(initiator=True, psk=psk, prologue=sent_join + pake_body)
+            noise = crypto.join_noise(
+                initiator=True, psk=psk, prologue=sent_join + pake_body, private=crypto.new_static()
+            )
             await framed.send(make("noise", msg=bytes(noise.write_message())))
             heard.append(await framed.receive())
             await framed.aclose()
@@ -77,6 +79,58 @@ async def test_a_stranger_gets_nothing_to_test_a_code_against_offline(rules2, mo
     retry.start()
     assert real_pake_key(retry, heard[0]["pake"]) != host_key
     assert psk != host_key
+
+
+async def join_by_hand(port: int, *, private: bytes, claim: bytes) -> dict:
+    """Join with the right code by hand, presenting ``claim`` as our static public key while
+    doing our half of the handshake (``se``) with ``private``; return the host's answer."""
+    from noise.backends.default.keypairs import KeyPair25519
+    from test_tables import ENGINE, PACKS, PROTOCOL_VERSION
+
+    from crownp2p.net.link import FramedStream
+    from crownp2p.net.messages import make
+
+    framed = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
+    pake = crypto.pake(CODE, host=False)
+    packs = [list(p) for p in PACKS]
+    await framed.send(
+        make("join", proto=PROTOCOL_VERSION, engine=ENGINE, packs=packs, pake=pake.start())
+    )
+    sent = framed.last_body
+    psk = crypto.pake_key(pake, (await framed.receive())["pake"])
+    noise = crypto.join_noise(
+        initiator=True, psk=psk, prologue=sent + framed.last_body, private=private
+    )
+    ours = KeyPair25519.from_private_bytes(private)
+    # message 3 carries the claimed key; the DH that proves it can only use the key we hold
+    noise.noise_protocol.handshake_state.s = KeyPair25519(ours.private, ours.public, claim)
+    await framed.send(make("noise", msg=bytes(noise.write_message())))
+    crypto.read_handshake(noise, (await framed.receive())["msg"])
+    await framed.send(make("noise", msg=bytes(noise.write_message())))
+    if claim != ours.public_bytes:
+        answer = await framed.receive()  # a refusal comes in the clear: the host never sealed
+    else:
+        framed.seal_with(noise)
+        await framed.send(make("player", name="ann", listen=4009))
+        answer = await framed.receive()
+    await framed.aclose()
+    return answer
+
+
+async def test_a_joiner_cannot_claim_a_static_key_it_does_not_hold(rules2) -> None:
+    """Every seat learns every seat's public key from the table; knowing the code and one of
+    them must not let anyone join as that key (the host knows a returning joiner by it)."""
+    seat_key = crypto.new_static()
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            table = Table(rules2)
+            table.ready = await nursery.start(table.host)
+            claim = crypto.static_public(seat_key)
+            forged = await join_by_hand(table.ready.port, private=crypto.new_static(), claim=claim)
+            honest = await join_by_hand(table.ready.port, private=seat_key, claim=claim)
+            nursery.cancel_scope.cancel()
+    assert forged["t"] == "error" and forged["code"] == "bad-key"
+    assert honest["t"] == "welcome" and honest["seat"] == 1  # the same path, holding the key
 
 
 async def test_repeated_wrong_codes_from_one_address_are_slowed_and_logged(rules2, caplog):

@@ -109,7 +109,9 @@ async def stranger_guesses(port: int, guess: str) -> dict:
     reply = await framed.receive()
     if reply["t"] == "pake":
         psk = crypto.pake_key(pake, reply["pake"])
-        noise = crypto.join_noise(initiator=True, psk=psk, prologue=sent + framed.last_body)
+        noise = crypto.join_noise(
+            initiator=True, psk=psk, prologue=sent + framed.last_body, private=crypto.new_static()
+        )
         await framed.send(make("noise", msg=bytes(noise.write_message())))
         reply = await framed.receive()
     await framed.aclose()
