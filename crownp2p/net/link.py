@@ -35,6 +35,7 @@ log = logging.getLogger("crownp2p.net")
 
 RECEIVE_SIZE = 65536
 MAX_QUEUED = 4 << 20  # bytes waiting for a peer that stopped reading: then it is dropped
+REFUSALS_PER_LINK = 3  # malformed messages a link answers; the next one drops it
 _CLOSE = object()
 PING = make("ping")
 
@@ -225,6 +226,7 @@ class Link:
         self._read_scope: trio.CancelScope | None = None
         self._flushed = trio.Event()
         self.done = trio.Event()
+        self._refusals = 0
         self.closed = False
         self.reason = ""
 
@@ -324,13 +326,25 @@ class Link:
         try:
             msg = validate(raw)
         except ProtocolError as err:
-            # A message we cannot read is refused; the stream itself is still in step.
-            log.warning("seat %d sent a bad message: %s [%s]", self.seat, err, err.code)
-            self.send(make("error", code=err.code, text=str(err)[:500]))
-            self.sink.deliver(Refused(self, err))
+            self._refuse_message(err)
             return
         if msg["t"] != "ping":
             self.sink.deliver(Received(self, msg))
+
+    def _refuse_message(self, err: ProtocolError) -> None:
+        """A message we cannot read is refused; the stream itself is still in step. Only the
+        first few are answered, logged and reported: answering a flood of tiny frames would
+        send back more than it sent and fill the log, so past them the link is dropped."""
+        if self.closed:
+            return
+        self._refusals += 1
+        if self._refusals > REFUSALS_PER_LINK:
+            self.close(f"seat {self.seat} sent too many malformed messages")
+            log.warning("%s", self.reason)
+            return
+        log.warning("seat %d sent a bad message: %s [%s]", self.seat, err, err.code)
+        self.send(make("error", code=err.code, text=str(err)[:500]))
+        self.sink.deliver(Refused(self, err))
 
     def _refuse(self, err: ProtocolError) -> None:
         log.warning("seat %d: %s [%s]; disconnecting", self.seat, err, err.code)

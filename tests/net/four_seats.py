@@ -1,5 +1,5 @@
-"""Four-seat rules for the network's tests and benchmarks, without pytest (a benchmark runs
-from ``pip install -e '.[bench]'`` alone)."""
+"""Four-seat rules for the network's tests, whatever packs are installed (bench/net_latency.py
+plays the pack's team game instead)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ game carries on or the flooder is dropped with a named reason."""
 
 from __future__ import annotations
 
+import logging
 import tracemalloc
 from collections.abc import Callable
 
@@ -14,12 +15,22 @@ from harness import MemoryTable
 from crownp2p.core.setup import Setup
 from crownp2p.net.events import Chat, PeerError
 from crownp2p.net.frames import FrameDecoder, decode_body, encode_frame
-from crownp2p.net.link import FramedStream, Link, Timeouts
+from crownp2p.net.link import REFUSALS_PER_LINK, FramedStream, Link, LinkDown, Refused, Timeouts
 from crownp2p.net.messages import make, validate
 from crownp2p.net.session import BACKLOG_PER_LINK, Hub
 
 FLOOD = 50_000
 BOUND = 2 << 20  # bytes a flood may leave behind
+
+
+class Sink:
+    """Keeps every report a link makes."""
+
+    def __init__(self) -> None:
+        self.reports: list = []
+
+    def deliver(self, report) -> None:
+        self.reports.append(report)
 
 
 def kept_after(flood: Callable[[], object]) -> int:
@@ -147,11 +158,6 @@ async def test_a_chat_flood_before_the_start_drops_the_flooder() -> None:
 async def test_a_peer_that_does_not_read_is_dropped_not_buffered() -> None:
     with trio.fail_after(5):
         ours, _theirs = trio.testing.lockstep_stream_pair()  # nobody reads the other end
-
-        class Sink:
-            def deliver(self, report) -> None:
-                pass
-
         link = Link(FramedStream(ours), 1, Sink(), Timeouts())
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.run)
@@ -162,3 +168,34 @@ async def test_a_peer_that_does_not_read_is_dropped_not_buffered() -> None:
                     break
             await link.done.wait()
         assert link.reason.startswith("seat 1 stopped reading")
+
+
+async def test_a_flood_of_malformed_messages_is_answered_a_few_times_then_dropped(
+    caplog,
+) -> None:
+    with trio.fail_after(5):
+        ours, theirs = trio.testing.memory_stream_pair()
+        flood = encode_frame({"t": "ack"}) * 10_000  # each refused: an ack has no `seq`
+        sink = Sink()
+        link = Link(FramedStream(ours), 1, sink, Timeouts())
+        back = bytearray()
+
+        async def answers() -> None:
+            while data := await theirs.receive_some(65536):
+                back.extend(data)
+
+        with caplog.at_level(logging.WARNING, logger="crownp2p.net"):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(link.run)
+                nursery.start_soon(answers)
+                await theirs.send_all(flood)
+        assert len(back) <= len(flood)
+        errors = list(map(decode_body, FrameDecoder().feed(bytes(back))))
+        assert [m["code"] for m in errors] == ["bad-message"] * REFUSALS_PER_LINK
+        refused = [r for r in sink.reports if isinstance(r, Refused)]
+        assert len(refused) == REFUSALS_PER_LINK
+        reason = "seat 1 sent too many malformed messages"
+        assert link.reason == reason
+        assert sink.reports[-1] == LinkDown(link, reason)
+        lines = [r.getMessage() for r in caplog.records]
+        assert len(lines) == REFUSALS_PER_LINK + 1 and lines[-1] == reason
