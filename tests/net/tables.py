@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -9,11 +10,16 @@ from typing import Any
 import trio
 
 from crownp2p import __version__
+from crownp2p.core.game import Game
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import Setup
+from crownp2p.net import crypto
 from crownp2p.net.deciders import LateBot
+from crownp2p.net.errors import NetError
 from crownp2p.net.events import Outcome
-from crownp2p.net.link import Timeouts
+from crownp2p.net.handshake import join_accept
+from crownp2p.net.link import FramedStream, Timeouts
+from crownp2p.net.messages import make
 from crownp2p.net.seating import HostReady, host_game, join_game
 from crownp2p.net.session import Session
 
@@ -106,3 +112,53 @@ class Table:
 async def wait_until(predicate, interval: float = 0.005) -> None:
     while not predicate():
         await trio.sleep(interval)
+
+
+async def offer_table(
+    rules: Rules,
+    *,
+    setup: Setup | None = None,
+    seat: int = 1,
+    statics: Callable[[bytes, bytes], list[bytes]] | None = None,
+    **fields: Any,
+) -> tuple[str, dict[str, Any]]:
+    """A rogue host: it seats one joiner and hands it a table with ``setup`` (the standard one
+    by default), ``statics(ours, theirs)`` and ``fields`` changed; returns the sentence of the
+    joiner's NetError and what the joiner answered."""
+    setup = setup or Setup()
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    replies: list[dict] = []
+
+    async def fake_host() -> None:
+        framed = FramedStream(await listeners[0].accept())
+        hello = await framed.receive()
+        joiner = await join_accept(framed, hello, code=CODE, packs=PACKS, timeout=5)
+        await framed.send(make("welcome", seat=seat, players=2))  # sealed from here on
+        ours = crypto.static_public(crypto.new_static())
+        table = dict(
+            game_id=b"g" * 16,
+            seat=seat,
+            players=2,
+            names=["host", "joiner"],
+            addrs=[["127.0.0.1", port], ["127.0.0.1", 0]],
+            setup=setup.to_json(),
+            start_hash=Game(rules, Setup()).state_hash(),  # never built from a rogue setup
+            max_turns=0,
+            reveal_timeout=5.0,
+            clock=300.0,
+            statics=(statics or (lambda us, them: [us, them]))(ours, joiner.static),
+        )
+        await framed.send(make("table", **(table | fields)))
+        replies.append(await framed.receive())
+
+    said = ""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fake_host)
+            try:
+                await Table(rules).join(1, port)
+            except NetError as err:
+                said = str(err)
+    assert said, "the joiner took the rogue table"
+    return said, replies[0]

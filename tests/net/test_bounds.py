@@ -6,55 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-import trio
-from tables import CODE, PACKS, Table
+from tables import offer_table
 
-from crownp2p.core.game import Game
 from crownp2p.core.setup import Setup
-from crownp2p.net import crypto
-from crownp2p.net.errors import NetError
-from crownp2p.net.handshake import join_accept
-from crownp2p.net.link import FramedStream
-from crownp2p.net.messages import make
 
 HONEST = Setup()
-
-
-async def offer_table(rules, *, setup: Setup = HONEST, seat: int = 1, **fields) -> tuple:
-    """A fake host seats one joiner and hands it a table with ``fields`` changed; returns the
-    joiner's NetError and what it answered."""
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    port = listeners[0].socket.getsockname()[1]
-    replies: list[dict] = []
-
-    async def fake_host() -> None:
-        framed = FramedStream(await listeners[0].accept())
-        hello = await framed.receive()
-        joiner = await join_accept(framed, hello, code=CODE, packs=PACKS, timeout=5)
-        await framed.send(make("welcome", seat=seat, players=2))  # sealed from here on
-        ours = crypto.static_public(crypto.new_static())
-        table = dict(
-            game_id=b"g" * 16,
-            seat=seat,
-            players=2,
-            names=["host", "joiner"],
-            addrs=[["127.0.0.1", port], ["127.0.0.1", 0]],
-            setup=setup.to_json(),
-            start_hash=Game(rules, HONEST).state_hash(),  # never built from a rogue setup
-            max_turns=0,
-            reveal_timeout=5.0,
-            clock=300.0,
-            statics=[ours, joiner.static],
-        )
-        await framed.send(make("table", **(table | fields)))
-        replies.append(await framed.receive())
-
-    with trio.fail_after(20):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(fake_host)
-            with pytest.raises(NetError) as refused:
-                await Table(rules).join(1, port)
-    return str(refused.value), replies[0]
 
 
 @pytest.mark.parametrize(
