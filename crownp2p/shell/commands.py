@@ -8,6 +8,10 @@ its words and returns a :class:`Reply`, the lines to print.
 from __future__ import annotations
 
 from ..core.board import parse_square, square_name
+from ..core.rules import Rules
+from ..core.units import UnitType
+from .diagram import diagram
+from .parser import InputError, find_name, sentence
 from .reply import Reply, ShellCommand, distinct_commands
 from .table import Table
 
@@ -36,20 +40,32 @@ def _help(table: Table, args: list[str]) -> Reply:
 
 
 def describe(table: Table, name: str) -> list[str]:
-    """A card's text, or a unit type's letter and classes."""
+    """A card's text and what the unit it trains does, or a unit's classes, the cards that
+    train it and its moves on an empty board. A unique beginning of a name is enough."""
     from .game_commands import describe_card
 
     rules = table.rules
+    unicode = getattr(table, "unicode", True)
+    cards, units = rules.cards.names(), [u.name for u in rules.units]
     try:
-        return describe_card(rules.cards.get(name)).splitlines()
-    except (KeyError, ValueError):
-        pass
-    try:
-        kind = rules.units.get(name)
-    except (KeyError, ValueError):
-        return [f"There is no card or unit called {name!r}."]
+        found = find_name(name, [*cards, *units], "card or unit")
+    except InputError as err:
+        return [sentence(err)]
+    if found in cards:
+        card = rules.cards.get(found)
+        lines = describe_card(card).splitlines()
+        if card.trains and card.trains in rules.units:
+            lines += ["", *describe_unit(rules.units.get(card.trains), rules, unicode)]
+        return lines
+    return describe_unit(rules.units.get(found), rules, unicode)
+
+
+def describe_unit(kind: UnitType, rules: Rules, unicode: bool = True) -> list[str]:
     classes = ", ".join(c.value for c in kind.classes)
-    return [f"{kind.name} ({kind.letter}): {classes}. `moves SQUARE` shows where one can go."]
+    trainers = [c.name for c in rules.cards if c.trains == kind.name]
+    trained = f"Trained by {', '.join(trainers)}." if trainers else "No card trains it."
+    promotes = " On its last rank it may promote." if kind.is_foot else ""
+    return [f"{kind.name} ({kind.letter}): {classes}. {trained}{promotes}", *diagram(kind, unicode)]
 
 
 # -------------------------------------------------------------------- the board

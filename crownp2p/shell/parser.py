@@ -45,6 +45,34 @@ def words_of(text: str) -> list[str]:
         return text.split()
 
 
+def find_name(text: str, names: Iterable[str], what: str) -> str:
+    """The one name ``text`` stands for: a name in any case, or a unique beginning of one
+    (two letters at least, as for ``buy stab``). ``what`` names the kind, for the sentence."""
+    key = normal(text)
+    names = list(names)
+    for name in names:
+        if name.lower() == key:
+            return name
+    starts = [name for name in names if name.lower().startswith(key)] if len(key) >= 2 else []
+    if len(starts) == 1:
+        return starts[0]
+    if starts:
+        raise which_one(text, starts)
+    raise InputError(f"There is no {what} called {' '.join(text.split())!r}")
+
+
+def sentence(err: InputError) -> str:
+    """The error as a sentence: a reason gets its full stop, a question keeps its mark."""
+    text = str(err)
+    return text if text.endswith("?") else f"{text}."
+
+
+def which_one(text: str, meanings: list[str]) -> AmbiguousInput:
+    """The question asked when ``text`` stands for more than one thing: it lists them."""
+    listed = ", ".join(f"`{m}`" for m in meanings[:-1]) + f" or `{meanings[-1]}`"
+    return AmbiguousInput(f"`{' '.join(text.split())}` could be {listed}: which one?")
+
+
 # -------------------------------------------------------------------- text -> decisions
 
 
