@@ -101,3 +101,23 @@ def test_cards_takes_a_unique_beginning(capsys):
     assert capsys.readouterr().out.startswith("Stables (cost 3)")
     assert main(["cards", "sa"]) == 2
     assert "`sa` could be `Sacrifice` or `Sanctuary`: which one?" in capsys.readouterr().err
+
+
+def test_rules_tells_the_game_in_sections():
+    t = solo()
+    overview = t.handle("rules").lines
+    assert "Capture every enemy Sovereign to win." in overview[3]
+    for name in ("turn", "deploy", "promotion", "winning", "setup"):
+        assert any(line.startswith(f"  rules {name} ") for line in overview)
+        assert t.handle(f"rules {name}").lines and t.handle(f"rules {name}").lines != overview
+    assert t.handle("rules dep").lines == t.handle("rules deploy").lines
+    assert "second rank" in " ".join(t.handle("rules deploy").lines)
+    assert "4. Housekeeping." in "\n".join(t.handle("rules turn").lines)
+    assert "  --option anointed: both sides start with an Anointed instead of the King" in (
+        t.handle("rules setup").lines
+    )
+    assert t.handle("rules chess").lines == [
+        "There is no section of the rules called 'chess'. "
+        "Sections: turn, deploy, promotion, winning, setup."
+    ]
+    assert any(line.startswith("  rules [SECTION]") for line in t.handle("help").lines)

@@ -11,11 +11,12 @@ from ..core.board import parse_square, square_name
 from ..core.rules import Rules
 from ..core.units import UnitType
 from .diagram import diagram
+from .guide import SECTIONS, section
 from .parser import InputError, find_name, sentence
 from .reply import Reply, ShellCommand, distinct_commands
 from .table import Table
 
-__all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "SAVE", "describe"]
+__all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "RULES", "SAVE", "describe"]
 
 
 # -------------------------------------------------------------------- help
@@ -66,6 +67,18 @@ def describe_unit(kind: UnitType, rules: Rules, unicode: bool = True) -> list[st
     trained = f"Trained by {', '.join(trainers)}." if trainers else "No card trains it."
     promotes = " On its last rank it may promote." if kind.is_foot else ""
     return [f"{kind.name} ({kind.letter}): {classes}. {trained}{promotes}", *diagram(kind, unicode)]
+
+
+def _rules(table: Table, args: list[str]) -> Reply:
+    from .context import catalog
+
+    if not args:
+        return Reply(section("", catalog()))
+    try:
+        name = find_name(" ".join(args), SECTIONS, "section of the rules")
+    except InputError as err:
+        return Reply([f"{sentence(err)} Sections: {', '.join(SECTIONS)}."])
+    return Reply(section(name, catalog()))
 
 
 # -------------------------------------------------------------------- the board
@@ -128,6 +141,7 @@ def _quit(table: Table, args: list[str]) -> Reply:
 
 
 HELP = ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",))
+RULES = ShellCommand("rules", "rules [SECTION]", "the game in brief: turn, deploy, ...", _rules)
 MOVES = ShellCommand("moves", "moves SQUARE", "where the unit on SQUARE can go", _moves)
 LOG = ShellCommand("log", "log [N]", "the last N things that happened (20)", _log)
 BOARD = ShellCommand("board", "board", "show the board again", _board)

@@ -19,7 +19,7 @@ from ..core.record import ReplayError as RecordReplayError
 from ..core.rules import Rules
 from . import render
 from .cli import CommandError
-from .commands import HELP, MOVES, QUIT
+from .commands import HELP, MOVES, QUIT, RULES
 from .reply import Reply, ShellCommand, registry
 from .table import TurnTally, marked_squares
 from .toolbar import counts_left, fitted
@@ -357,6 +357,7 @@ Replay.commands = registry(
     ShellCommand("board", "board", "show the board again", _board),
     ShellCommand("log", "log [N]", "the last N things that happened, up to here", _log),
     ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",)),
+    RULES,
     MOVES,
     QUIT,
 )
