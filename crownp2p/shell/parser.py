@@ -3,10 +3,13 @@
 Every legal decision's own text form is accepted in any case (``march e2 e4``, ``buy Tower``),
 plus short forms: ``e2e4``, ``e2-e4``, ``e2xd3``, ``e2 e4``, ``march e2e4``; ``play Stables``
 when only one of its effects can be played; ``deploy Knight`` when there is one square for it;
-``treasure all``; ``end`` for ``done`` and the other way round; and a unique beginning of a
-decision (``buy Cham``). :func:`parse_input` needs only the legal list, so every table (solo,
-networked) and the completer share it; :func:`why_not` asks the engine why a line is not
-possible (``Game.why_illegal``) and adds a "did you mean" and what is possible instead.
+``treasure all``; ``end`` for ``done`` and the other way round; a unique beginning of a
+decision (``buy Cham``); and at a card's step the prompt's own words (``put Peon on top``), a
+name alone (``Peon``) and names cut short (``morph kn``), a unit's name for its square. Two
+decisions that fit are named in a question, never guessed. :func:`parse_input` needs only the
+legal list (and the units' names by square), so every table (solo, networked) shares it;
+:func:`why_not` asks the engine why a line is not possible (``Game.why_illegal``) and adds a
+"did you mean" and what is possible instead.
 """
 
 from __future__ import annotations
