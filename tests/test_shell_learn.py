@@ -120,4 +120,4 @@ def test_rules_tells_the_game_in_sections():
         "There is no section of the rules called 'chess'. "
         "Sections: turn, deploy, promotion, winning, setup."
     ]
-    assert any(line.startswith("  rules [SECTION]") for line in t.handle("help").lines)
+    assert any(line.startswith("  rules [TOPIC]") for line in t.handle("help").lines)

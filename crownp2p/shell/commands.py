@@ -33,7 +33,8 @@ def _help(table: Table, args: list[str]) -> Reply:
         "Type a decision, or a short form of one:",
         "  e2e4 or e2-e4 (march or attack from e2 to e4), deploy Knight b1, play Stables,",
         "  train Peon, treasure Peon, treasure all, buy Tower, end (ends the phase), done",
-        "Words of a card's step (discard Peon, promote Queen ...) are typed as Tab shows them.",
+        "A card's step takes the words Tab shows (discard Peon, promote Queen ...), its",
+        "prompt's own (put Peon on top), or a name alone (Peon); names may be cut short.",
         "Commands:",
     ]
     lines += [f"  {c.usage:<14} {c.help}" for c in distinct_commands(table.commands)]
@@ -140,8 +141,10 @@ def _quit(table: Table, args: list[str]) -> Reply:
     return Reply(["Goodbye."], quit=True)
 
 
-HELP = ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",))
-RULES = ShellCommand("rules", "rules [SECTION]", "the game in brief: turn, deploy, ...", _rules)
+HELP = ShellCommand(
+    "help", "help [NAME]", "this help, or a card's or unit's text and moves", _help, ("?",)
+)
+RULES = ShellCommand("rules", "rules [TOPIC]", "the game in brief: turn, deploy, ...", _rules)
 MOVES = ShellCommand("moves", "moves SQUARE", "where the unit on SQUARE can go", _moves)
 LOG = ShellCommand("log", "log [N]", "the last N things that happened (20)", _log)
 BOARD = ShellCommand("board", "board", "show the board again", _board)

@@ -356,7 +356,9 @@ Replay.commands = registry(
     ShellCommand("end", "end", "go to the end of the record", _end, ("last",)),
     ShellCommand("board", "board", "show the board again", _board),
     ShellCommand("log", "log [N]", "the last N things that happened, up to here", _log),
-    ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",)),
+    ShellCommand(
+        "help", "help [NAME]", "this help, or a card's or unit's text and moves", _help, ("?",)
+    ),
     RULES,
     MOVES,
     QUIT,
