@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import create_app_session
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.layout.menus import MultiColumnCompletionMenuControl
+from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.shortcuts import CompleteStyle
 from scenario import RULES, game
 
-from crownp2p.shell.completer import DecisionCompleter
+from crownp2p.core.decisions import decision_text
+from crownp2p.shell.completer import MENU_ROWS, DecisionCompleter, fit_menu
 from crownp2p.shell.solo import SOLO_COMMANDS
 
 OPENING = "4k3/8/8/8/8/8/4P3/4K3"
@@ -26,8 +33,10 @@ def complete(g, text: str) -> list[str]:
 def test_an_empty_line_offers_every_legal_decision_and_the_commands():
     g = game(OPENING)
     got = complete(g, "")
-    assert "march e2 e4" in got and "end" in got
-    assert "e2e4" in got  # the short form
+    assert "e2e4" in got and "end" in got  # a move in its short form, and only in that one
+    assert "march e2 e4" not in got
+    moves = [d for d in g.legal() if d[0] == "march"]
+    assert [t for t in got if t[:2] in ("e1", "e2")] == [d[1] + d[2] for d in moves]
     assert {"help", "moves", "undo", "quit"} <= set(got)
 
 
@@ -91,3 +100,35 @@ def test_nothing_to_decide_leaves_only_the_commands():
         "quit",
     ]
     assert complete(g, "zzz") == []
+
+
+def test_one_form_per_move_whatever_is_typed():
+    g = game(OPENING)
+    assert complete(g, "e2") == ["e2e3", "e2e4"]
+    assert complete(g, "march") == [decision_text(d) for d in g.legal() if d[0] == "march"]
+    assert complete(g, "mar") == complete(g, "march")
+
+
+def test_the_two_effects_of_a_card_read_differently():
+    g = game("4k3/8/8/8/8/8/8/4K3 0 P -", hand=["Refiner", "Tower"], phase="action")
+    got = list(completer(g).get_completions(Document("play Refiner"), CompleteEvent()))
+    assert [c.text for c in got] == ["play Refiner 1", "play Refiner 2"]
+    one, two = (c.display_meta_text for c in got)
+    assert one == "...training card from your hand and turn one unit in your..."
+    assert two == "...card from your hand and gain a card costing at most 2..."
+
+
+def test_rules_completes_its_sections():
+    assert complete(game(OPENING), "rules p") == ["rules promotion"]
+
+
+def test_the_menu_keeps_to_a_few_rows_in_columns():
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        session = PromptSession(complete_style=CompleteStyle.MULTI_COLUMN)
+        fit_menu(session.layout)
+    grids = [
+        w
+        for w in session.layout.find_all_windows()
+        if isinstance(w.content, MultiColumnCompletionMenuControl)
+    ]
+    assert grids and all(w.height.max == MENU_ROWS for w in grids)

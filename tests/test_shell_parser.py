@@ -7,7 +7,7 @@ import pytest
 from scenario import game
 
 from crownp2p.core.decisions import decision_text
-from crownp2p.shell.parser import InputError, did_you_mean, parse_input, why_not
+from crownp2p.shell.parser import InputError, did_you_mean, parse_input, unit_names, why_not
 
 OPENING = "4k3/8/8/8/8/8/4P3/4K3"  # a blue Pawn on e2 in front of the King
 COMMANDS = ["help", "moves", "log", "board", "undo", "save", "quit"]
@@ -48,6 +48,8 @@ def test_play_a_card_with_two_playable_effects_asks_which():
     g = game("4k3/8/8/8/8/8/8/R3K3", hand=["Sanctuary"], piles=["Sanctuary"])  # a Heavy unit
     with pytest.raises(InputError, match="play Sanctuary 1.*play Sanctuary 2"):
         parse_input("play Sanctuary", g.legal())
+    with pytest.raises(InputError, match="play Sanctuary 1.*play Sanctuary 2"):
+        parse_input("play sanc", g.legal())
 
 
 def test_deploy_by_kind_and_square():
@@ -142,3 +144,59 @@ def test_possible_now_lists_few_choices_in_full_and_many_by_verb():
     assert few.endswith("Possible now: `treasure Peon`, `end`.")
     many = why_not("zz", game(OPENING), 0)
     assert "Possible now: march, end (Tab lists all" in many
+
+
+# -------------------------------------------------------------------- forgiving words
+
+
+def words(line: str, g) -> list[str]:
+    return [decision_text(d) for d in parse_input(line, g.legal(), unit_names(g))]
+
+
+def destiny_morph(board: str):
+    """Destiny played and a Tower trashed: morph a unit (board or Barracks) into a Rook."""
+    g = game(f"{board} 0 P -", hand=["Destiny", "Tower"], deck=["Peon"], phase="action")
+    g.apply(("play", "Destiny", "2"))
+    g.apply(("trash", "Tower"))
+    return g
+
+
+def test_the_prompts_own_verb_and_a_bare_card_name_at_a_card_step():
+    g = game("4k3/8/8/8/8/8/8/4K2N", hand=["Stables", "Peon", "Guard"], deck=["Peon", "Guard"])
+    g.apply(("end",))
+    g.apply(("play", "Stables", "2"))
+    assert g.prompt().text == "Stables: put a card from your hand on top of your deck"
+    for line in ("put Peon", "put peon on top", "Peon", "topdeck pe", "choose peon"):
+        assert words(line, g) == ["topdeck Peon"]
+    with pytest.raises(InputError, match="`put` could be `topdeck Peon` or `topdeck Guard`"):
+        parse_input("put", g.legal())
+
+
+def test_a_unit_name_stands_for_its_square_or_the_barracks_and_two_are_asked_about():
+    g = destiny_morph("4k3/8/8/8/8/8/8/4K2N")
+    assert words("morph pawn", g) == ["morph barracks Pawn"]
+    assert words("morph king", g) == ["morph e1"]
+    assert words("morph kn", g) == ["morph h1"]
+    assert words("e1", g) == ["morph e1"]
+    g = destiny_morph("4k3/8/8/8/8/8/4P3/4K3")  # a Pawn on the board as well
+    with pytest.raises(InputError, match="could be `morph e2` or `morph barracks Pawn`: which"):
+        parse_input("morph pawn", g.legal(), unit_names(g))
+    assert why_not("morph pawn", g, 0).startswith(
+        "`morph pawn` could be `morph e2` or `morph barracks Pawn`: which one? Possible now:"
+    )
+
+
+def test_a_card_steps_verb_alone_when_one_card_fits_but_never_a_turns_verb():
+    g = game("4k3/8/8/8/8/8/8/4K3", hand=["Destiny", "Tower"], phase="action")  # draws none
+    g.apply(("play", "Destiny", "2"))
+    assert words("trash", g) == ["trash Tower"]  # the only training card in hand
+    g = game("4k3/8/8/8/8/8/8/4K3", phase="buy", counters={"gold": 3})
+    with pytest.raises(InputError, match="not possible"):
+        parse_input("buy", g.legal())  # a purchase is never guessed
+
+
+def test_treasures_in_the_action_phase_are_refused_in_one_sentence():
+    g = game("4k3/8/8/8/8/8/8/4K3", hand=["Peon", "Clergy"], phase="action")
+    assert why_not("treasure all", g, 0).startswith(
+        "Treasures and buys come in the buy phase: `end` ends the action phase."
+    )

@@ -8,10 +8,15 @@ its words and returns a :class:`Reply`, the lines to print.
 from __future__ import annotations
 
 from ..core.board import parse_square, square_name
+from ..core.rules import Rules
+from ..core.units import UnitType
+from .diagram import diagram
+from .guide import SECTIONS, section
+from .parser import InputError, find_name, sentence
 from .reply import Reply, ShellCommand, distinct_commands
 from .table import Table
 
-__all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "SAVE", "describe"]
+__all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "RULES", "SAVE", "describe"]
 
 
 # -------------------------------------------------------------------- help
@@ -28,7 +33,8 @@ def _help(table: Table, args: list[str]) -> Reply:
         "Type a decision, or a short form of one:",
         "  e2e4 or e2-e4 (march or attack from e2 to e4), deploy Knight b1, play Stables,",
         "  train Peon, treasure Peon, treasure all, buy Tower, end (ends the phase), done",
-        "Words of a card's step (discard Peon, promote Queen ...) are typed as Tab shows them.",
+        "A card's step takes the words Tab shows (discard Peon, promote Queen ...), its",
+        "prompt's own (put Peon on top), or a name alone (Peon); names may be cut short.",
         "Commands:",
     ]
     lines += [f"  {c.usage:<14} {c.help}" for c in distinct_commands(table.commands)]
@@ -36,20 +42,44 @@ def _help(table: Table, args: list[str]) -> Reply:
 
 
 def describe(table: Table, name: str) -> list[str]:
-    """A card's text, or a unit type's letter and classes."""
+    """A card's text and what the unit it trains does, or a unit's classes, the cards that
+    train it and its moves on an empty board. A unique beginning of a name is enough."""
     from .game_commands import describe_card
 
     rules = table.rules
+    unicode = getattr(table, "unicode", True)
+    cards, units = rules.cards.names(), [u.name for u in rules.units]
     try:
-        return describe_card(rules.cards.get(name)).splitlines()
-    except (KeyError, ValueError):
-        pass
-    try:
-        kind = rules.units.get(name)
-    except (KeyError, ValueError):
-        return [f"There is no card or unit called {name!r}."]
+        found = find_name(name, [*cards, *units], "card or unit")
+    except InputError as err:
+        return [sentence(err)]
+    if found in cards:
+        card = rules.cards.get(found)
+        lines = describe_card(card).splitlines()
+        if card.trains and card.trains in rules.units:
+            lines += ["", *describe_unit(rules.units.get(card.trains), rules, unicode)]
+        return lines
+    return describe_unit(rules.units.get(found), rules, unicode)
+
+
+def describe_unit(kind: UnitType, rules: Rules, unicode: bool = True) -> list[str]:
     classes = ", ".join(c.value for c in kind.classes)
-    return [f"{kind.name} ({kind.letter}): {classes}. `moves SQUARE` shows where one can go."]
+    trainers = [c.name for c in rules.cards if c.trains == kind.name]
+    trained = f"Trained by {', '.join(trainers)}." if trainers else "No card trains it."
+    promotes = " On its last rank it may promote." if kind.is_foot else ""
+    return [f"{kind.name} ({kind.letter}): {classes}. {trained}{promotes}", *diagram(kind, unicode)]
+
+
+def _rules(table: Table, args: list[str]) -> Reply:
+    from .context import catalog
+
+    if not args:
+        return Reply(section("", catalog()))
+    try:
+        name = find_name(" ".join(args), SECTIONS, "section of the rules")
+    except InputError as err:
+        return Reply([f"{sentence(err)} Sections: {', '.join(SECTIONS)}."])
+    return Reply(section(name, catalog()))
 
 
 # -------------------------------------------------------------------- the board
@@ -111,7 +141,10 @@ def _quit(table: Table, args: list[str]) -> Reply:
     return Reply(["Goodbye."], quit=True)
 
 
-HELP = ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",))
+HELP = ShellCommand(
+    "help", "help [NAME]", "this help, or a card's or unit's text and moves", _help, ("?",)
+)
+RULES = ShellCommand("rules", "rules [TOPIC]", "the game in brief: turn, deploy, ...", _rules)
 MOVES = ShellCommand("moves", "moves SQUARE", "where the unit on SQUARE can go", _moves)
 LOG = ShellCommand("log", "log [N]", "the last N things that happened (20)", _log)
 BOARD = ShellCommand("board", "board", "show the board again", _board)

@@ -14,6 +14,7 @@ from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
 from .context import catalog
+from .parser import InputError, find_name, sentence
 
 
 def resolve_setup(
@@ -58,9 +59,9 @@ def cards_command(args: argparse.Namespace) -> int:
     cards = list(rules.cards)
     if args.name:
         try:
-            cards = [rules.cards.get(args.name)]
-        except ValueError as err:
-            raise CommandError(str(err)) from None
+            cards = [rules.cards.get(find_name(args.name, rules.cards.names(), "card"))]
+        except InputError as err:
+            raise CommandError(sentence(err)) from None
     if args.json:
         print(json.dumps([card_json(c) for c in cards]))
         return 0

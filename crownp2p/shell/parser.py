@@ -3,10 +3,13 @@
 Every legal decision's own text form is accepted in any case (``march e2 e4``, ``buy Tower``),
 plus short forms: ``e2e4``, ``e2-e4``, ``e2xd3``, ``e2 e4``, ``march e2e4``; ``play Stables``
 when only one of its effects can be played; ``deploy Knight`` when there is one square for it;
-``treasure all``; ``end`` for ``done`` and the other way round; and a unique beginning of a
-decision (``buy Cham``). :func:`parse_input` needs only the legal list, so every table (solo,
-networked) and the completer share it; :func:`why_not` asks the engine why a line is not
-possible (``Game.why_illegal``) and adds a "did you mean" and what is possible instead.
+``treasure all``; ``end`` for ``done`` and the other way round; a unique beginning of a
+decision (``buy Cham``); and at a card's step the prompt's own words (``put Peon on top``), a
+name alone (``Peon``) and names cut short (``morph kn``), a unit's name for its square. Two
+decisions that fit are named in a question, never guessed. :func:`parse_input` needs only the
+legal list (and the units' names by square), so every table (solo, networked) shares it;
+:func:`why_not` asks the engine why a line is not possible (``Game.why_illegal``) and adds a
+"did you mean" and what is possible instead.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from ..core.board import square_name
 from ..core.cards import TREASURE
 from ..core.decisions import Decision, decision_text, not_possible
 from ..core.game import Game
@@ -45,11 +49,43 @@ def words_of(text: str) -> list[str]:
         return text.split()
 
 
+def find_name(text: str, names: Iterable[str], what: str) -> str:
+    """The one name ``text`` stands for: a name in any case, or a unique beginning of one
+    (two letters at least, as for ``buy stab``). ``what`` names the kind, for the sentence."""
+    key = normal(text)
+    names = list(names)
+    for name in names:
+        if name.lower() == key:
+            return name
+    starts = [name for name in names if name.lower().startswith(key)] if len(key) >= 2 else []
+    if len(starts) == 1:
+        return starts[0]
+    if starts:
+        raise which_one(text, starts)
+    raise InputError(f"There is no {what} called {' '.join(text.split())!r}")
+
+
+def sentence(err: InputError) -> str:
+    """The error as a sentence: a reason gets its full stop, a question keeps its mark."""
+    text = str(err)
+    return text if text.endswith("?") else f"{text}."
+
+
+def which_one(text: str, meanings: list[str]) -> AmbiguousInput:
+    """The question asked when ``text`` stands for more than one thing: it lists them."""
+    listed = ", ".join(f"`{m}`" for m in meanings[:-1]) + f" or `{meanings[-1]}`"
+    return AmbiguousInput(f"`{' '.join(text.split())}` could be {listed}: which one?")
+
+
 # -------------------------------------------------------------------- text -> decisions
 
 
-def parse_input(text: str, legal: list[Decision]) -> list[Decision]:
-    """The decisions ``text`` stands for: one, or every Treasure for ``treasure all``."""
+def parse_input(
+    text: str, legal: list[Decision], units: Mapping[str, str] | None = None
+) -> list[Decision]:
+    """The decisions ``text`` stands for: one, or every Treasure for ``treasure all``.
+    ``units`` (square -> the name of the unit on it, from :func:`unit_names`) lets a unit's
+    name stand for its square (``morph pawn``)."""
     line = normal(text)
     if not line:
         raise InputError("Type a decision, or `help`.")
@@ -71,7 +107,7 @@ def parse_input(text: str, legal: list[Decision]) -> list[Decision]:
             if choice in legal:
                 return [choice]
     if verb in ("play", "deploy") and rest:
-        matches = [d for d in legal if d[0] == verb and d[1].lower() == rest]
+        matches = [d for d in legal if d[0] == verb and _names(rest, d[1], {})]
         if len(matches) == 1:
             return matches
         if len(matches) > 1:
@@ -82,7 +118,77 @@ def parse_input(text: str, legal: list[Decision]) -> list[Decision]:
         starts = [d for d in legal if decision_text(d).lower().startswith(line)]
         if len(starts) == 1:
             return starts
+    meant = _forgiven(line, legal, units or {})
+    if len(meant) == 1:
+        return meant
+    if meant:
+        raise which_one(text, [decision_text(d) for d in meant])
     raise InputError(f"`{' '.join(text.split())}` is not possible now")
+
+
+# -------------------------------------------------------------------- forgiving words
+
+# The words a card's prompt uses, for the decision's own verb ("put a card on top" is
+# `topdeck`, "put it back" is `keep`); "choose" and "pick" add nothing to the names after them.
+PROMPT_WORDS = (
+    ("put it back", "keep"),
+    ("put back", "keep"),
+    ("put", "topdeck"),
+    ("choose", ""),
+    ("pick", ""),
+)
+FILLERS = (" on top of my deck", " on top of your deck", " on top")
+# Verbs of the turn itself: typed alone they name no one decision (`buy` is no purchase).
+TURN_VERBS = ("march", "attack", "deploy", "play", "train", "treasure", "buy")
+
+
+def unit_names(game: Game) -> dict[str, str]:
+    """Square -> the name of the unit on it, for :func:`parse_input`."""
+    return {square_name(sq): unit.kind.name for sq, unit in game.position.units()}
+
+
+def _forgiven(line: str, legal: list[Decision], units: Mapping[str, str]) -> list[Decision]:
+    """The decisions a line in the prompt's words or with names cut short stands for:
+    `put Peon` (topdeck), `Peon` alone, `morph pawn` (its square or the Barracks), `trash`
+    when one card can be trashed."""
+    for phrase, verb in PROMPT_WORDS:
+        if line == phrase or line.startswith(phrase + " "):
+            line = (verb + line[len(phrase) :]).strip()
+            break
+    for filler in FILLERS:
+        line = line.removesuffix(filler)
+    words = words_of(line)
+    if not words:
+        return []
+    verb, names = words[0], words[1:]
+    if verb in {d[0] for d in legal}:
+        same = [d for d in legal if d[0] == verb]
+        if not names and verb not in TURN_VERBS:
+            return same
+        return [d for d in same if _fits(names, list(d[1:]), units)]
+    return [d for d in legal if d[0] not in END_WORDS and _fits(words, list(d[1:]), units)]
+
+
+def _fits(typed: list[str], words: list[str], units: Mapping[str, str]) -> bool:
+    """Do the typed words name ``words`` in order, each whole or by a beginning, a square by
+    the unit on it, with "barracks" understood?"""
+    if not words:
+        return not typed
+    word = words[0]
+    if word == "barracks" and _fits(typed, words[1:], units):
+        return True
+    for count in range(1, len(typed) + 1):
+        if _names(" ".join(typed[:count]), word, units) and _fits(typed[count:], words[1:], units):
+            return True
+    return False
+
+
+def _names(typed: str, word: str, units: Mapping[str, str]) -> bool:
+    if typed == word.lower():
+        return True
+    if _SQUARE.fullmatch(word):  # a square is named by the unit on it, not cut short
+        word = units.get(word, "")
+    return len(typed) >= 2 and word.lower().startswith(typed)
 
 
 def _squares(line: str, legal: list[Decision]) -> Decision | None:
@@ -115,10 +221,10 @@ def why_not(text: str, game: Game, seat: int, extra_words: Iterable[str] = ()) -
     legal = game.legal() if game.prompt().seat == seat else []
     generic = f"`{line}` is not possible now"
     try:
-        parse_input(line, legal)
+        parse_input(line, legal, unit_names(game))
         reason = generic
     except AmbiguousInput as err:
-        return f"{err}. {possible_now(legal)}"
+        return f"{sentence(err)} {possible_now(legal)}"
     except InputError as err:
         reason = str(err)
     decision = as_decision(normal(line), game, seat)

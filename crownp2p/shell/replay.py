@@ -19,7 +19,7 @@ from ..core.record import ReplayError as RecordReplayError
 from ..core.rules import Rules
 from . import render
 from .cli import CommandError
-from .commands import HELP, MOVES, QUIT
+from .commands import HELP, MOVES, QUIT, RULES
 from .reply import Reply, ShellCommand, registry
 from .table import TurnTally, marked_squares
 from .toolbar import counts_left, fitted
@@ -356,7 +356,10 @@ Replay.commands = registry(
     ShellCommand("end", "end", "go to the end of the record", _end, ("last",)),
     ShellCommand("board", "board", "show the board again", _board),
     ShellCommand("log", "log [N]", "the last N things that happened, up to here", _log),
-    ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",)),
+    ShellCommand(
+        "help", "help [NAME]", "this help, or a card's or unit's text and moves", _help, ("?",)
+    ),
+    RULES,
     MOVES,
     QUIT,
 )

@@ -25,7 +25,7 @@ from ..core.rules import Rules
 from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
-from .commands import BOARD, HELP, LOG, MOVES, QUIT, SAVE
+from .commands import BOARD, HELP, LOG, MOVES, QUIT, RULES, SAVE
 from .context import catalog
 from .game_commands import setup_from_args
 from .render import can_unicode
@@ -158,7 +158,7 @@ def _undo(table: Table, args: list[str]) -> Reply:
 
 
 UNDO = ShellCommand("undo", "undo", "take back your last line (and the bot's reply)", _undo)
-SOLO_COMMANDS = registry(HELP, MOVES, LOG, BOARD, UNDO, SAVE, QUIT)
+SOLO_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, UNDO, SAVE, QUIT)
 
 
 def players(rules: Rules, seat: int, bot: str) -> dict[int, str]:

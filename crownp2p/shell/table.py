@@ -30,7 +30,7 @@ from ..core.decisions import Decision
 from ..core.game import CHANCE, Game, Moment
 from ..core.record import Record, Step
 from . import render
-from .parser import InputError, normal, parse_input, why_not
+from .parser import InputError, normal, parse_input, unit_names, why_not
 from .reply import Reply, ShellCommand
 from .toolbar import table_toolbar
 
@@ -223,7 +223,7 @@ class Table:
             return None
         line = self.ahead.pop(0)
         try:
-            decisions = parse_input(line, legal)
+            decisions = parse_input(line, legal, unit_names(game))
         except InputError:  # it cannot be played: what was typed after it waited on it
             lines = [why_not(line, game, seat, self.command_words())]
             lines += [f"Not played: `{later}`." for later in self.ahead]
@@ -380,7 +380,7 @@ class Table:
         if command is not None and not self._is_decision(line):
             return command.run(self, words[1:])
         try:
-            decisions = parse_input(line, self.legal())
+            decisions = parse_input(line, self.legal(), unit_names(self.game))
         except InputError:
             return Reply([why_not(line, self.game, self.seat, self.command_words())])
         return self.play_line(line, decisions)
@@ -397,7 +397,7 @@ class Table:
 
     def _is_decision(self, line: str) -> bool:
         try:
-            parse_input(line, self.legal())
+            parse_input(line, self.legal(), unit_names(self.game))
         except InputError:
             return False
         return True

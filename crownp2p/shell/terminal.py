@@ -191,7 +191,10 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
     from prompt_toolkit.application.current import get_app
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.shortcuts import CompleteStyle
     from prompt_toolkit.utils import is_dumb_terminal
+
+    from .completer import MENU_ROWS, fit_menu
 
     screen = Screen()
     drawn: dict[int, FormattedText] = {}  # by width; prompt_toolkit asks many times a render
@@ -228,8 +231,10 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         key_bindings=getattr(shell, "key_bindings", lambda: None)(),
         erase_when_done=True,
         color_depth=colour_depth(),
-        reserve_space_for_menu=6,
+        complete_style=CompleteStyle.MULTI_COLUMN,
+        reserve_space_for_menu=MENU_ROWS + 1,  # the rows and the chosen entry's note
     )
+    fit_menu(session.layout)
     screen.reply(shell.opening())
     while True:
         if before_prompt is not None:
