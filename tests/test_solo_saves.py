@@ -109,6 +109,14 @@ def test_resume_says_in_one_sentence_what_it_cannot_take(tmp_path, capsys):
     assert capsys.readouterr().err == "crownp2p solo: line 1 is not JSON\n"
     assert main(["solo", "--resume", str(tmp_path / "none.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err
+    table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=8)
+    play_lines(table, random.Random(2), 4)
+    tampered = tmp_path / "tampered.jsonl"
+    table.record.steps[-1].hash = "0" * 64
+    table.record.save(tampered)
+    assert main(["resume", str(tampered)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"crownp2p resume: {tampered} does not replay: ") and err.count("\n") == 1
     selfplay = tmp_path / "selfplay.jsonl"
     play_game(RULES, Setup(), ["random", "random"], 1, record=True).record.save(selfplay)
     assert main(["solo", "--resume", str(selfplay)]) == 2

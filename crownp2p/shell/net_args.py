@@ -118,5 +118,7 @@ def add_join_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_resume_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", metavar="RECORD", help="the record file given to --record")
+    p.add_argument(
+        "record", metavar="RECORD", help="a solo game's save, or the record file given to --record"
+    )
     _common_arguments(p, resume=True)
