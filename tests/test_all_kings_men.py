@@ -382,14 +382,20 @@ def test_conscript_earns_a_gold_and_a_pawn_and_is_not_trashed(seat, variant) -> 
     assert barracks(g, seat) == ["Pawn"]
 
 
-def test_the_alternative_starters_have_only_the_effect_the_pack_gives_them() -> None:
-    # Our call (docs/all-kings-men.md, call 1): no Train Pawn effect; Conscript is no
-    # training card, as the pack says.
-    for name in ("Conscript", "Watchman", "Advisor"):
-        card = TEAM.cards.get(name)
-        assert len(card.effects) == 1 and not card.is_training_card
+def test_watchman_and_advisor_train_a_pawn_and_conscript_does_not() -> None:
+    # Our call (docs/all-kings-men.md, call 1): two effects where the pack allows; Conscript
+    # is no training card, as the pack says.
+    conscript = TEAM.cards.get("Conscript")
+    assert len(conscript.effects) == 1 and not conscript.is_training_card
     g = state(STANDARD, phase="action", hands={0: ["Conscript"]})
     assert "train Conscript" not in legal(g)
+    for name in ("Watchman", "Advisor"):
+        card = TEAM.cards.get(name)
+        assert len(card.effects) == 2 and card.is_training_card and card.trains == "Pawn"
+        g = state(STANDARD, "K0e1 K1e8", phase="action", hands={0: [name]})
+        play(g, f"train {name}")
+        assert g.position.barracks[0] == [STANDARD.units.get("Pawn")]
+        assert [g.cards[c] for c in g.trash] == [name]
 
 
 @pytest.mark.parametrize("card, effect", [("Destiny", "2"), ("Refiner", "1")])
@@ -416,7 +422,7 @@ def test_watchman_recalls_a_unit_that_counts_as_ordered(rules, seat) -> None:
         hands={seat: ["Watchman", "Guard", "Executive Action"]},
         barracks={seat: ["Knight"]},
     )
-    play(g, "play Watchman 1")
+    play(g, "play Watchman 2")
     assert g.this_turn.orders == 1  # the order it used, and one more
     assert g.prompt().kind == "recall"
     assert "recall d3" in legal(g)
@@ -441,19 +447,19 @@ def test_watchman_recalls_a_unit_that_counts_as_ordered(rules, seat) -> None:
 
 def test_watchman_cannot_recall_a_unit_already_ordered() -> None:
     g = state(STANDARD, "K0e1 K1e8 P0d3", hands={0: ["Watchman"]}, counters={"orders": 2})
-    play(g, "march d3 d4", "play Watchman 1")
+    play(g, "march d3 d4", "play Watchman 2")
     assert legal(g) == {"recall e1"}
 
 
 def test_watchman_may_recall_a_shared_sovereign() -> None:
     g = state(TEAM, "K0e1 K1e8 P2d3", active=SE, hands={SE: ["Watchman"]})
-    play(g, "play Watchman 1")
+    play(g, "play Watchman 2")
     assert legal(g) == {"recall d3", "recall e1"}
 
 
 def test_recalling_the_only_sovereign_loses_at_the_end_of_the_turn() -> None:
     g = state(TEAM, hands={SW: ["Watchman", "Peon"]})
-    play(g, "play Watchman 1", "recall e1")
+    play(g, "play Watchman 2", "recall e1")
     assert not g.over  # only the end of the turn counts
     play(g, "end", "end")
     assert g.over and g.winner == 1
@@ -461,7 +467,7 @@ def test_recalling_the_only_sovereign_loses_at_the_end_of_the_turn() -> None:
 
 def test_a_recalled_sovereign_redeployed_by_executive_action_saves_the_side() -> None:
     g = state(TEAM, hands={SW: ["Watchman", "Executive Action"]})
-    play(g, "play Watchman 1", "recall e1")
+    play(g, "play Watchman 2", "recall e1")
     assert not [t for t in legal(g) if t.startswith("deploy King")]
     play(g, "end", "play 'Executive Action' 2", "deploy King d1")
     assert at(g, "d1") == "King0"
@@ -478,7 +484,7 @@ def test_advisor_moves_the_deck_to_the_discard_pile(rules, seat) -> None:
         decks={seat: ["Clergy", "Tower", "Guard"]},
         discards={seat: ["Champion"]},
     )
-    play(g, "play Advisor 1")
+    play(g, "play Advisor 2")
     assert g.this_turn.actions == 1  # the action it used, and one more
     assert g.this_turn.phase == "action"
     assert zone(g, seat, "deck") == []

@@ -43,14 +43,25 @@ def test_phantom_never_ends_on_its_start() -> None:
     assert "a1" not in march
 
 
-def test_warlord_marches_in_place_only_with_armor() -> None:
+def test_warlord_marches_in_place_by_any_card() -> None:
     g = game("4k3/8/8/8/3W4/8/8/4K3", hand=["Armor"], piles=["Armor"])
-    assert "march d4 d4" not in legal_texts(g)
+    assert "march d4 d4" not in legal_texts(g)  # a plain order: standing still does nothing
     play(g, "play Armor 2")
     assert "march d4 d4" in legal_texts(g)
     play(g, "march d4 d4")
     assert at(g, "d4") == "Warlord0"
     assert g.position.board[parse_square("d4")].uncapturable
+    # Sanctuary: the Warlord already touches the Rook, stays, and the Rook moves beside it.
+    g = game("4k3/8/8/8/3W4/3R4/8/4K3", hand=["Sanctuary"], piles=["Sanctuary"])
+    play(g, "play Sanctuary 1", "march d4 d4")
+    assert at(g, "d4") == "Warlord0"
+    play(g, "move d3 e5")
+    assert at(g, "e5") == "Rook0"
+    # False Orders: the enemy Warlord marches in place, and cannot take orders next turn.
+    g = game("4k3/8/8/3w4/8/8/8/4K3", hand=["False Orders"], piles=["False Orders"])
+    play(g, "play 'False Orders' 1", "march d5 d5")
+    assert at(g, "d5") == "Warlord1"
+    assert g.position.board[parse_square("d5")].frozen
 
 
 def test_uncapturable_enemy_blocks_a_charger() -> None:
@@ -113,7 +124,7 @@ def test_a_card_that_would_do_nothing_is_not_offered() -> None:
     assert "play Quartermaster 1" not in texts
     g = game("4k3/8/8/8/8/8/8/4K3", hand=["False Orders"], phase="action")
     assert "play 'False Orders' 2" not in legal_texts(g)
-    g = game("4k3/8/8/8/8/8/8/4K3", hand=["False Orders"], phase="action", opp_discard=["Peon"])
+    g = game("4k3/8/8/8/8/8/8/4K3", hand=["False Orders"], phase="action", opp_deck=["Peon"])
     assert "play 'False Orders' 2" in legal_texts(g)
 
 
@@ -231,7 +242,8 @@ def test_wish_names_any_card_of_the_game() -> None:
     assert {"Peon", "Guard", "Champion", "Wish", "Consort"} <= names
 
 
-def test_wish_does_not_reshuffle() -> None:
+def test_reveals_never_reshuffle() -> None:
+    # Wish reveals only the deck: the discard pile stays out of it.
     g = game(
         "4k3/8/8/8/8/8/8/4K3",
         hand=["Wish"],
@@ -243,9 +255,7 @@ def test_wish_does_not_reshuffle() -> None:
     assert g.prompt().seat != CHANCE
     assert sorted(zone(g, 0, "discard")) == ["Guard", "Peon", "Tower"]
     assert zone(g, 0, "deck") == [] and hand(g, 0) == []
-
-
-def test_false_orders_reveal_reshuffles_an_empty_deck() -> None:
+    # False Orders' reveal neither: an empty deck has no top card, whatever the discard pile.
     g = game(
         "4k3/8/8/8/8/8/8/4K3",
         hand=["False Orders"],
@@ -254,14 +264,44 @@ def test_false_orders_reveal_reshuffles_an_empty_deck() -> None:
         opp_deck=[],
         opp_discard=["Tower"],
     )
-    g.apply(("play", "False Orders", "2"))
-    assert g.prompt().seat == CHANCE
+    assert "play 'False Orders' 2" not in legal_texts(g)
+    g = game(
+        "4k3/8/8/8/8/8/8/4K3",
+        hand=["False Orders"],
+        piles=["False Orders"],
+        phase="action",
+        opp_deck=["Tower"],
+        opp_discard=["Peon"],
+    )
+    play(g, "play 'False Orders' 2")
+    assert g.prompt().seat != CHANCE
     play(g, "trash Tower")
     assert [g.cards[c] for c in g.trash] == ["Tower"]
+    assert zone(g, 1, "discard") == ["Peon"]
+
+
+def test_sanctuary_takes_a_spy_swapped_next_to_its_partner() -> None:
+    g = game("4k3/8/8/8/8/8/8/K2SR3", hand=["Sanctuary"], piles=["Sanctuary"])
+    play(g, "play Sanctuary 1")
+    assert "swap d1 e1" in legal_texts(g)  # after the swap the Rook is on d1, next to e1
+    play(g, "swap d1 e1")
+    assert (at(g, "e1"), at(g, "d1")) == ("Spy0", "Rook0")
+    assert "move d1 f2" in legal_texts(g)
+
+
+def test_a_captured_immortal_is_not_deployed_by_another_order() -> None:
     g = game(
-        "4k3/8/8/8/8/8/8/4K3", hand=["False Orders", "Peon"], piles=["False Orders"], phase="action"
+        "3rk3/8/8/8/3I4/8/8/4K3",
+        hand=["False Orders", "Executive Action"],
+        piles=["False Orders", "Executive Action"],
+        counters={"orders": 3},
     )
-    assert "play 'False Orders' 2" not in legal_texts(g)  # nothing to reveal
+    play(g, "march d4 d5", "play 'False Orders' 1", "attack d8 d5")
+    assert at(g, "d5") == "Rook1" and g.position.barracks[0] == [g.rules.units.get("Immortal")]
+    assert not any(t.startswith("deploy Immortal") for t in legal_texts(g))  # its order is spent
+    play(g, "end")
+    play(g, "play 'Executive Action' 2")  # an Action is no order: it may
+    assert any(t.startswith("deploy Immortal") for t in legal_texts(g))
 
 
 def test_promotion_choices_come_from_this_games_cards() -> None:

@@ -224,6 +224,8 @@ class Mechanics(GameState):
         self.position.board[sq] = None
         if unit.kind.returns_to_barracks:
             self.position.barracks[unit.owner].append(unit.kind)
+            if unit.owner == self.active and unit.uid in self.this_turn.ordered:
+                self.this_turn.recalled.append(unit.kind.name)  # its order is spent, as recalled
             self.note(f"{self.seat_name(unit.owner)}: {unit.kind.name} returns to its Barracks")
 
     def perform(self, move: UnitMove, seat: int, *, as_order: bool, promote: bool = True) -> Unit:

@@ -253,8 +253,8 @@ class StepThenRide(Mover):
 @dataclass(frozen=True, eq=False)
 class KingSteps(Mover):
     """Up to ``steps`` king steps in any combination, never through a unit; a capture stops it
-    (the Warlord). Stepping out and back, a march in place, is not a move here: only Armor offers
-    it (see :func:`can_march_in_place`)."""
+    (the Warlord). Stepping out and back, a march in place, is not a move here: only a card's march
+    offers it, where standing still has a consequence (see :func:`can_march_in_place`)."""
 
     steps: int = 2
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)

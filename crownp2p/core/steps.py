@@ -416,7 +416,6 @@ class OrderUnit(Choice):
     enemy: bool = False
     same: Key[int] | None = None
     dest: Destination | None = None
-    in_place: bool = False  # Armor: the Warlord may march out and back
     after: Aftermath | None = None
     remember: Key[int] | None = None
     kind = "order"
@@ -474,7 +473,7 @@ class OrderUnit(Choice):
             occ = pos.occupancy(unit.owner)
             forward = g.rules.seating.forward(unit.owner)
             moves = unit.kind.moves(occ, sq, forward)
-            if self.in_place and unit.kind.can_march_in_place(occ, sq, forward):
+            if unit.kind.can_march_in_place(occ, sq, forward):  # a card's march may stand still
                 moves.append(UnitMove("march", sq, sq))
             for m in moves:
                 if (m.kind == "attack" and not self.attack) or (
@@ -867,8 +866,8 @@ class LookAtHand(EffectStep):
 
 @dataclass(frozen=True)
 class RevealTopCard(Choice):
-    """False Orders: the opponent reveals their top card; trash it or put it back. An empty
-    deck is first made from their discard pile, as for a draw (docs/rulings.md)."""
+    """False Orders: the opponent reveals their top card; trash it or put it back. A reveal is
+    no draw: an empty deck reveals nothing and is not reshuffled (docs/rulings.md)."""
 
     kind = "reveal"
     text = "trash the revealed card, or put it back"
@@ -878,9 +877,8 @@ class RevealTopCard(Choice):
 
     def enter(self, g: Mechanics, f: Frame) -> bool:
         opponent = f.value(OPPONENT)
-        ready = g.deck_ready(opponent)
-        if not ready:
-            return ready is False  # nothing to reveal: done; or wait for the reshuffle
+        if not g.players[opponent].deck:
+            return True  # nothing to reveal
         top = g.cards[g.players[opponent].deck[0]]
         if f.get(_REVEALED, "") != top:
             f.put(_REVEALED, top)
@@ -889,10 +887,10 @@ class RevealTopCard(Choice):
         return Choice.enter(self, g, f)
 
     def possible(self, g: Mechanics, f: Frame) -> bool:
-        # The choice comes after the reveal (and perhaps a reshuffle) its enter makes: the step
-        # can act when the chosen opponent, or before the choice any, has a card to reveal.
+        # The choice comes after the reveal its enter makes: the step can act when the chosen
+        # opponent, or before the choice any, has a card in their deck.
         aimed = [f.value(OPPONENT)] if f.has(OPPONENT) else g.rules.opponents(f.seat)
-        return any(g.players[o].deck or g.players[o].discard for o in aimed)
+        return any(g.players[o].deck for o in aimed)
 
     def choices(self, g: Mechanics, f: Frame) -> Options:
         p = g.players[f.value(OPPONENT)] if f.has(OPPONENT) else None

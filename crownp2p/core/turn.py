@@ -25,7 +25,8 @@ class TurnState:
     bought: bool = False  # a card was bought: no more Treasures
     ordered: list[int] = field(default_factory=list)  # uids given an order
     order_moved: list[int] = field(default_factory=list)  # uids the current order moved
-    recalled: list[str] = field(default_factory=list)  # unit types an order put in the Barracks
+    # unit types back in the Barracks after their order this turn (recalled, an Immortal captured)
+    recalled: list[str] = field(default_factory=list)
     glimpses: dict[int, dict[int, list[str]]] = field(
         default_factory=dict
     )  # viewer -> seat -> hand

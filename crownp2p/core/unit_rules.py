@@ -127,10 +127,17 @@ class NextToOwn:
     text = " to a square touching another of your units"
 
     def allows(self, g: Mechanics, seat: int, move: UnitMove) -> bool:
+        """Judged on the board as the move leaves it: a Spy's swap puts the unit it swapped
+        with on the square it left."""
         board = g.position.board
+
+        def after(t: int) -> Unit | None:
+            if t == move.frm:
+                return board[move.to] if move.kind == "swap" else None
+            return board[t]
+
         return any(
-            t != move.frm and (u := board[t]) is not None and g.rules.is_own(g, seat, u)
-            for t in adjacent(move.to)
+            (u := after(t)) is not None and g.rules.is_own(g, seat, u) for t in adjacent(move.to)
         )
 
 

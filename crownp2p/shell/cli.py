@@ -69,7 +69,14 @@ def _solo(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", default="blue", help="blue (moves first, default) or gold")
     add_setup_arguments(p)
     p.add_argument("--seed", type=int, help="a number that fixes every shuffle")
+    p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE (by `save`)")
     p.set_defaults(run=lambda a: _lazy("solo", "solo_command")(a))
+
+
+@command("games", "list the kept games (records and saves), newest first")
+def _games(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.set_defaults(run=lambda a: _lazy("games", "games_command")(a))
 
 
 @command("plugins", "list the loaded variant packs and what they add")
@@ -94,7 +101,7 @@ def _join(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("net_commands", "join_command")(a))
 
 
-@command("resume", "continue a networked game from its record after a crash")
+@command("resume", "continue a saved solo game, or a networked game after a crash")
 def _resume(p: argparse.ArgumentParser) -> None:
     from .net_args import add_resume_arguments
 

@@ -7,6 +7,9 @@ its words and returns a :class:`Reply`, the lines to print.
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
+
 from ..core.board import parse_square, square_name
 from ..core.rules import Rules
 from ..core.units import UnitType
@@ -16,7 +19,7 @@ from .parser import InputError, find_name, sentence
 from .reply import Reply, ShellCommand, distinct_commands
 from .table import Table
 
-__all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "RULES", "SAVE", "describe"]
+__all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "RULES", "SAVE", "SAVE_OVER", "describe"]
 
 
 # -------------------------------------------------------------------- help
@@ -127,14 +130,45 @@ def _board(table: Table, args: list[str]) -> Reply:
 
 
 def _save(table: Table, args: list[str]) -> Reply:
-    if len(args) != 1:
-        return Reply(["Usage: save FILE, like `save game.jsonl`."])
+    return save(table, args, replace=False)
+
+
+def _save_over(table: Table, args: list[str]) -> Reply:
+    return save(table, args, replace=True)
+
+
+def save(table: Table, args: list[str], *, replace: bool) -> Reply:
+    """``save [FILE]``: the record to FILE (quoted if it has spaces), never over a file that
+    is there unless ``replace`` (``save!``); without FILE, a new file among the kept games."""
+    from .games import new_game_path
+
     try:
-        table.record.save(args[0])
+        words = shlex.split(" ".join(args))
+    except ValueError:
+        return Reply(['A quote is not closed: `save "my game.jsonl"`.'])
+    if len(words) > 1:
+        return Reply(["Usage: save [FILE], like `save game.jsonl` (quote a name with spaces)."])
+    solo = table.record.game_id is None
+    try:
+        path = Path(words[0]).expanduser() if words else new_game_path("solo" if solo else "copy")
     except OSError as err:
-        return Reply([f"Cannot save to {args[0]}: {err.strerror}."])
+        return Reply([f"Cannot make the games folder: {err.strerror}; give a FILE."])
+    if path.exists() and not replace:
+        return Reply([f"{path} is there already: `save! {quoted(path)}` replaces it."])
+    try:
+        table.record.save(path)
+    except OSError as err:
+        return Reply([f"Cannot save to {path}: {err.strerror}."])
     table.saved = True
-    return Reply([f"Saved the record to {args[0]}; `crownp2p replay {args[0]}` plays it back."])
+    then = f"`crownp2p resume {quoted(path)}` continues it" if solo else "`crownp2p replay"
+    if not solo:
+        then += f" {quoted(path)}` plays it back"
+    return Reply([f"Saved the record to {path}; {then}."])
+
+
+def quoted(path: Path) -> str:
+    """``path`` as a shell would need it typed."""
+    return shlex.quote(str(path))
 
 
 def _quit(table: Table, args: list[str]) -> Reply:
@@ -148,5 +182,6 @@ RULES = ShellCommand("rules", "rules [TOPIC]", "the game in brief: turn, deploy,
 MOVES = ShellCommand("moves", "moves SQUARE", "where the unit on SQUARE can go", _moves)
 LOG = ShellCommand("log", "log [N]", "the last N things that happened (20)", _log)
 BOARD = ShellCommand("board", "board", "show the board again", _board)
-SAVE = ShellCommand("save", "save FILE", "save the game's record", _save)
+SAVE = ShellCommand("save", "save [FILE]", "save the game (not over an existing FILE)", _save)
+SAVE_OVER = ShellCommand("save!", "save! FILE", "save the game, replacing FILE", _save_over)
 QUIT = ShellCommand("quit", "quit", "leave the game", _quit, ("exit",))

@@ -28,7 +28,7 @@ def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> No
             metavar="FILE",
             help="keep the game record in FILE (and the session in FILE.net) so a crashed "
             "peer can `resume FILE` (default for a person at the terminal: a new file in "
-            "$XDG_STATE_HOME/crownp2p/games; a bot keeps none)",
+            "the kept games that `crownp2p games` lists; a bot keeps none)",
         )
         keep.add_argument(
             "--no-record",
@@ -118,5 +118,7 @@ def add_join_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_resume_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", metavar="RECORD", help="the record file given to --record")
+    p.add_argument(
+        "record", metavar="RECORD", help="a solo game's save, or the record file given to --record"
+    )
     _common_arguments(p, resume=True)

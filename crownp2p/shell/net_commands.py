@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import secrets
 import sys
 import time
@@ -100,33 +99,21 @@ def _require_bot(args: argparse.Namespace, command: str) -> bool:
     return False
 
 
-def games_dir() -> Path:
-    """Where a person's game records go unless ``--record`` says otherwise."""
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(Path.home(), ".local", "state")
-    return Path(state) / "crownp2p" / "games"
-
-
 def _record_for(args: argparse.Namespace, human: bool, command: str) -> bool:
     """A person at the terminal keeps a record by default, so a crash never loses the game:
     ``args.record`` becomes a new file in games_dir(), named by the local time. Whether we
     chose it (and so must say where it is)."""
+    from .games import games_dir, new_game_path
+
     if args.record or args.no_record or not human:
         return False
-    folder = games_dir()
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        args.record = str(new_game_path(command))
     except OSError as err:
         raise CommandError(
-            f"cannot keep the game's record in {folder} ({err.strerror}): "
+            f"cannot keep the game's record in {games_dir()} ({err.strerror}): "
             "give --record FILE or --no-record"
         ) from None
-    stamp = time.strftime("%Y-%m-%d-%H%M%S")
-    path = folder / f"{stamp}-{command}.jsonl"
-    for n in range(2, 100):
-        if not path.exists() and not Path(f"{path}.net").exists():
-            break
-        path = folder / f"{stamp}-{command}-{n}.jsonl"
-    args.record = str(path)
     return True
 
 
@@ -486,6 +473,10 @@ def resume_command(args: argparse.Namespace) -> int:
     from ..net.journal import JournalError, load
     from ..net.seating import resume_game
     from ..net.session import TableInfo
+    from .solo import is_solo_save, resumed_table, run_solo
+
+    if is_solo_save(args.record):
+        return run_solo(resumed_table(args.record))
 
     _configure_logging(args.verbose)
     try:

@@ -31,7 +31,7 @@ from ..core.game import Game
 from ..core.record import Record
 from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
 from ..net.session import SessionView
-from .commands import BOARD, HELP, LOG, MOVES, RULES, SAVE
+from .commands import BOARD, HELP, LOG, MOVES, RULES, SAVE, SAVE_OVER
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 
@@ -223,7 +223,7 @@ def _quit(table: Table, args: list[str]) -> Reply:
 
 CHAT = ShellCommand("chat", "chat TEXT", "say something to everyone at the table", _chat)
 QUIT = ShellCommand("quit", "quit", "leave the table (resigns a game still on)", _quit, ("exit",))
-NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, SAVE, QUIT, CHAT)
+NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, SAVE, SAVE_OVER, QUIT, CHAT)
 
 
 # ====================================================================== the bridge

@@ -16,16 +16,17 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ..bots import KINDS as BOT_KINDS
 from ..bots import make_bot
 from ..core.decisions import Decision, decision_text
 from ..core.game import CHANCE, Game
 from ..core.play import Decider, Play, Seeds
-from ..core.record import Record
+from ..core.record import Record, RecordError, ReplayError
 from ..core.rules import Rules
 from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
-from .commands import BOARD, HELP, LOG, MOVES, QUIT, RULES, SAVE
+from .commands import BOARD, HELP, LOG, MOVES, QUIT, RULES, SAVE, SAVE_OVER
 from .context import catalog
 from .game_commands import setup_from_args
 from .render import can_unicode
@@ -35,7 +36,17 @@ from .terminal import run_lines, run_terminal
 
 SEATS = {"blue": 0, "gold": 1}
 
-__all__ = ["SEATS", "SOLO_COMMANDS", "LocalDriver", "make_table", "solo_command", "solo_table"]
+__all__ = [
+    "SEATS",
+    "SOLO_COMMANDS",
+    "LocalDriver",
+    "is_solo_save",
+    "make_table",
+    "resumed_table",
+    "run_solo",
+    "solo_command",
+    "solo_table",
+]
 
 
 @dataclass
@@ -89,8 +100,31 @@ class LocalDriver:
 
     def start(self, table: Table) -> None:
         self.table = table
+        if self._record.steps:  # a saved game, continued
+            self._drive(self._catch_up())
+            table.shown = _turn_start(self._game.log)  # this turn so far is news again
+            return
         self._drive(self._game)
         table.shown = _first_turn(self._game.log)  # the deal is not news; the bot's turn 1 is
+
+    def _catch_up(self) -> Game:
+        """Play the saved record again, the bot and chance deciding beside it as they did, so
+        that both go on from where they were when it was saved (same bot, same seeds)."""
+        assert self.table is not None
+        steps = self._record.steps
+        for game, step in self._record.replay(self.rules):
+            if step is None:
+                self.table.follow(game)
+            else:
+                self.table.observe(game, step)
+            done = step.seq if step else 0
+            if done < len(steps):
+                seat = steps[done].seat
+                if seat == CHANCE:
+                    self.chance.decide(game, seat)
+                elif seat != self.seat:
+                    self.bot.decide(game, seat)
+        return game
 
     def _drive(self, game: Game) -> None:
         """Play ``game`` (at the end of the record) from here to the person's next decision."""
@@ -158,12 +192,17 @@ def _undo(table: Table, args: list[str]) -> Reply:
 
 
 UNDO = ShellCommand("undo", "undo", "take back your last line (and the bot's reply)", _undo)
-SOLO_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, UNDO, SAVE, QUIT)
+SOLO_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, UNDO, SAVE, SAVE_OVER, QUIT)
 
 
 def players(rules: Rules, seat: int, bot: str) -> dict[int, str]:
     """Who plays each seat: the person ``seat``, the bot the others."""
     return {s: ("you" if s == seat else f"{bot} bot") for s in rules.seating.seats}
+
+
+def _turn_start(log: list[str]) -> int:
+    starts = [i for i, line in enumerate(log) if line.startswith("turn ")]
+    return starts[-1] if starts else len(log)
 
 
 def _first_turn(log: list[str]) -> int:
@@ -213,8 +252,59 @@ def make_table(args: argparse.Namespace, stream: TextIO | None = None) -> Table:
     )
 
 
+def resumed_table(path: str, stream: TextIO | None = None) -> Table:
+    """The solo game saved in ``path``, where it was saved: its seat, bot and seeds."""
+    try:
+        record = Record.load(path)
+        rules = catalog().rules(record.variant)
+    except (RecordError, PackError) as err:
+        raise CommandError(str(err)) from None
+    if record.game_id is not None:
+        raise CommandError(f"{path} is a networked game's record: `crownp2p resume` takes it")
+    who = _solo_players(record)
+    if who is None:
+        raise CommandError(f"{path} is not a solo game's record (from `save` in `crownp2p solo`)")
+    seat, bot, seed = who
+    game = record.new_game(rules)
+    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed)
+    try:
+        table = Table(driver, unicode=can_unicode(stream or sys.stdout))
+    except ReplayError as err:
+        raise CommandError(f"{path} does not replay: {err}") from None
+    table.saved = True
+    return table
+
+
+def is_solo_save(path: str) -> bool:
+    """Whether ``path`` is a solo game's record (from `save`)."""
+    try:
+        return _solo_players(Record.load(path)) is not None
+    except RecordError:
+        return False
+
+
+def _solo_players(record: Record) -> tuple[int, str, int | None] | None:
+    """The person's seat, the bot and the seed of a solo game's record (see solo_table);
+    None for any other record (a networked game's, selfplay's)."""
+    meta = record.meta
+    seat, seed, bots = meta.get("seat"), meta.get("seed"), meta.get("bots")
+    if record.game_id is not None or not isinstance(seat, int) or not isinstance(bots, list):
+        return None
+    if seed is not None and not isinstance(seed, int):
+        return None
+    names = [str(b).removesuffix(" bot") for b in bots]
+    if seat not in range(len(names)) or names[seat] != "you":
+        return None
+    bot = next((b for s, b in enumerate(names) if s != seat), "")
+    return (seat, bot, seed) if bot in BOT_KINDS else None
+
+
 def solo_command(args: argparse.Namespace) -> int:
-    table = make_table(args)
+    table = resumed_table(args.resume) if args.resume else make_table(args)
+    return run_solo(table)
+
+
+def run_solo(table: Table) -> int:
     if sys.stdin.isatty() and sys.stdout.isatty():
         return run_terminal(table)
     return run_lines(table, sys.stdin, sys.stdout)

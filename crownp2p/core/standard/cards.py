@@ -134,7 +134,7 @@ VARIABLE = (
             ORDER,
             "March one of your Heavy units. Nothing can capture it until your next turn "
             "begins. (A Warlord may step out and back.)",
-            (OrderUnit(HEAVY, attack=False, in_place=True, after=UNCAPTURABLE),),
+            (OrderUnit(HEAVY, attack=False, after=UNCAPTURABLE),),
         ),
     ),
     trainer(

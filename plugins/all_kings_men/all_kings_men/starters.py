@@ -1,8 +1,10 @@
 """The alternative starting cards: Conscript, Watchman and Advisor.
 
-The pack gives each of them one effect, and says Conscript is no training card (Destiny cannot
-trash it), so each card here has just that effect; they cost what the cards they replace cost
-(our calls, docs/all-kings-men.md).
+Every card has two effects, the first a Training effect; the pack gives each of these its
+other one. Watchman and Advisor train a Pawn, as the Guard they replace does; Conscript has only
+its one effect, because the pack says it is no Training card (Destiny cannot trash it) and that
+effect already brings a Pawn. They cost what the cards they replace cost (our calls,
+docs/all-kings-men.md).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from crownp2p.core.board import square_name
 from crownp2p.core.cards import ACTION, ORDER, CardType, Effect
 from crownp2p.core.decisions import Decision
 from crownp2p.core.mechanics import Mechanics
+from crownp2p.core.standard.cards import trainer
 from crownp2p.core.state import Frame
 from crownp2p.core.steps import Choice, EffectStep, Options, Plus
 
@@ -81,28 +84,26 @@ CONSCRIPT = CardType(
     ),
 )
 
-WATCHMAN = CardType(
+WATCHMAN = trainer(
     "Watchman",
     1,
-    (
-        Effect(
-            ORDER,
-            "One more order this turn. Put one of your units from the board back in your "
-            "Barracks; that is its order for the turn.",
-            (Plus(orders=1), Recall()),
-        ),
+    "Pawn",
+    Effect(
+        ORDER,
+        "One more order this turn. Put one of your units from the board back in your "
+        "Barracks; that is its order for the turn.",
+        (Plus(orders=1), Recall()),
     ),
 )
 
-ADVISOR = CardType(
+ADVISOR = trainer(
     "Advisor",
     1,
-    (
-        Effect(
-            ACTION,
-            "One more action this turn. Move every card of your deck to your discard pile.",
-            (Plus(actions=1), DeckToDiscard()),
-        ),
+    "Pawn",
+    Effect(
+        ACTION,
+        "One more action this turn. Move every card of your deck to your discard pile.",
+        (Plus(actions=1), DeckToDiscard()),
     ),
 )
 
