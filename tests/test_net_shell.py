@@ -191,7 +191,7 @@ async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes()
             before = len(table.record.steps)
             for _ in range(4):  # typed at once: the last one after our turn is over
                 assert not table.handle("end").lines
-            await wait_until(lambda: "Not played: `end` (the turn moved on)." in lines, "drop")
+            await wait_until(lambda: "Dropped 1 line typed for turn 2: `end`." in lines, "drop")
             await wait_until(lambda: table.over, "the end")
     ours = [s.decision for s in table.record.steps[before:] if s.seat == 1]
     assert ours[:3] == [("end",)] * 3  # orders, actions, buys: each read in its own position

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from .render import Fragments, plain
 from .reply import Reply
+from .typeahead import keys_waiting, lines_waiting
 
 LEAVING = "Leaving the game."
 INTERNAL_ERROR = 70  # EX_SOFTWARE
@@ -86,6 +87,8 @@ def _lines(shell: Any, src: TextIO, out: TextIO) -> int:
     _print_reply(shell.opening(), out)
     print(plain(shell.screen(width)), file=out)
     while True:
+        if hasattr(shell, "typing_ahead"):  # a table tells lines typed ahead apart
+            shell.typing_ahead = lines_waiting(src)
         print(shell.message(), end="", file=out, flush=True)
         line = src.readline()
         if not line:
@@ -232,6 +235,8 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
     )
     screen.reply(shell.opening())
     while True:
+        if hasattr(shell, "typing_ahead"):  # a table tells lines typed ahead apart
+            shell.typing_ahead = keys_waiting(session.input)
         if before_prompt is not None:
             before_prompt(shell)
         try:
