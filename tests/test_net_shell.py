@@ -191,7 +191,7 @@ async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes()
             before = len(table.record.steps)
             for _ in range(4):  # typed at once: the last one after our turn is over
                 assert not table.handle("end").lines
-            await wait_until(lambda: "Dropped 1 line typed for turn 2: `end`." in lines, "drop")
+            await wait_until(lambda: "Dropped 1 line typed for turn 1: `end`." in lines, "drop")
             await wait_until(lambda: table.over, "the end")
     ours = [s.decision for s in table.record.steps[before:] if s.seat == 1]
     assert ours[:3] == [("end",)] * 3  # orders, actions, buys: each read in its own position
@@ -299,7 +299,7 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         assert listening["event"] == "listening"
         address = f"127.0.0.1:{listening['port']}"
         t = Terminal("join", address, "--code", listening["code"], "--name", "ann")
-        first = t.shows("turn 2: your turn")
+        first = t.shows("—— turn 1: gold ——")
         assert "You play gold (lower case) against blue (host)." in first
         assert "`chat TEXT` talks to the table" in first
         assert "blue: " in first  # the host's bot moved first, told as it happened
@@ -356,7 +356,7 @@ def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) 
         address = f"127.0.0.1:{listening['port']}"
         t = Terminal("join", address, "--code", listening["code"], **state)
         terminals.append(t)
-        said = t.shows("turn 2: your turn")
+        said = t.shows("turn 1: your turn")
         (path,) = (tmp_path / "crownp2p" / "games").glob("*-join.jsonl")
         assert f"this seat's record: {path}" in said.replace("\n", "")
         t.type("end")
@@ -421,9 +421,9 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
         for phase in ("order", "action", "buy"):  # nothing to do on the first turn
             t.type("end")
             t.shows(f"blue south-west: ends the {phase} phase")
-        back = t.shows("—— turn 5: blue south-west ——")
-        for turn, seat in enumerate(("gold north-east", "blue south-east", "gold north-west"), 2):
-            assert f"turn {turn}: {seat}" in back  # the others played their turns in order
+        back = t.shows("—— turn 2: blue south-west ——")
+        for seat in ("gold north-east", "blue south-east", "gold north-west"):
+            assert f"turn 1: {seat}" in back  # the others played their first turns
         t.shows("blue south-west>")
         t.type("quit")
         t.shows("You resign if you leave. [y/N]")

@@ -104,8 +104,8 @@ def test_what_the_terminal_shows_mistakes_help_and_ctrl_d(monkeypatch):
     assert "Leave the game (it is not saved: `save FILE` keeps it)? [y/N] n" in shown
     assert "Leave the game (it is not saved: `save FILE` keeps it)? [y/N] y" in shown
     assert "Tower costs 6 and you have 3 gold. Possible now: `buy Champion`" in shown
-    assert "blue: buys Champion" in shown and "—— turn 2: gold ——" in shown
-    assert "turn 3: your turn · order phase" in shown  # the toolbar
+    assert "blue: buys Champion" in shown and "—— turn 1: gold ——" in shown
+    assert "turn 2: your turn · order phase" in shown  # the toolbar
     assert shown.rstrip().endswith("Leaving the game.")
     assert table.game.turn == 3
 

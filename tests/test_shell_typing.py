@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+from types import SimpleNamespace
 
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -16,6 +17,7 @@ from crownp2p.shell.render import plain
 from crownp2p.shell.solo import SOLO_COMMANDS, LocalDriver, solo_table
 from crownp2p.shell.table import Table
 from crownp2p.shell.terminal import run_lines, run_terminal
+from crownp2p.shell.turns import players_turn, renumbered
 
 # Seed 11: blue's first buy phase has 1 gold and nothing costs 1, so the turn ends by itself
 # after `treasure all`; the `end` typed for that buy phase must not end turn 3's orders.
@@ -38,7 +40,7 @@ def test_a_line_piped_for_a_turn_that_ended_by_itself_is_dropped_with_a_sentence
     shown = out.getvalue()
     assert "blue: trains a Pawn with Guard\nNo actions left: your action phase ends." in shown
     ended = shown.index("Nothing you can afford: your turn ends.")
-    assert shown.index("blue: plays Peon (treasure)") < ended < shown.index("turn 2: gold")
+    assert shown.index("blue: plays Peon (treasure)") < ended < shown.index("turn 1: gold")
     assert DROPPED in shown
     assert table.game.turn == 3 and table.game.this_turn.phase == "order"  # orders kept
 
@@ -143,3 +145,24 @@ def test_the_coming_win_is_said_once_the_last_sovereign_falls():
     ]
     assert t.handle("end").lines == []  # said once
     assert t.handle("end").lines[0] == "The game is over: you win (gold has no Sovereign left)."
+
+
+def test_turns_are_counted_as_players_count_them_while_the_record_keeps_plies():
+    table = repro_table()
+    table.opening()
+    for line in ("end", "train guard", "treasure all"):  # blue's turn 1 ends by itself
+        table.handle(line)
+    assert table.game.turn == 3  # the engine's count: blue, gold, blue
+    assert plain(table.toolbar()).startswith(" turn 2: your turn")
+    assert "turn 1: gold" in table.handle("log").lines
+    assert table.handle("log 1").lines == ["turn 2: blue"]
+    assert table.handle("log 0").lines[:3] == ["blue: shuffles", "gold: shuffles", "turn 1: blue"]
+
+
+def test_each_seat_of_a_four_seat_game_plays_one_turn_a_round():
+    seats = SimpleNamespace(seating=SimpleNamespace(seats=[0, 1, 2, 3]))
+    g = SimpleNamespace(turn=6, rules=seats)
+    assert [players_turn(g, ply) for ply in range(1, 10)] == [1, 1, 1, 1, 2, 2, 2, 2, 3]
+    assert players_turn(g) == 2
+    assert renumbered(g, "turn 9: gold north-west") == "turn 3: gold north-west"
+    assert renumbered(g, "gold: buys Legend") == "gold: buys Legend"

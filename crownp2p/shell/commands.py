@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..core.board import parse_square, square_name
 from .reply import Reply, ShellCommand, distinct_commands
 from .table import Table
+from .turns import renumbered
 
 __all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "SAVE", "describe"]
 
@@ -88,8 +89,9 @@ def _log(table: Table, args: list[str]) -> Reply:
         if not args[0].isdigit():
             return Reply(["Usage: log [N], like `log 40`."])
         count = int(args[0])
-    lines = table.game.log[-count:] if count else []
-    return Reply(lines or ["Nothing has happened yet."])
+    game = table.game
+    lines = game.log[-count:] if count else game.log  # `log 0`: all of it
+    return Reply([renumbered(game, line) for line in lines] or ["Nothing has happened yet."])
 
 
 def _board(table: Table, args: list[str]) -> Reply:
@@ -113,7 +115,7 @@ def _quit(table: Table, args: list[str]) -> Reply:
 
 HELP = ShellCommand("help", "help [CARD]", "this help, or a card's or unit's text", _help, ("?",))
 MOVES = ShellCommand("moves", "moves SQUARE", "where the unit on SQUARE can go", _moves)
-LOG = ShellCommand("log", "log [N]", "the last N things that happened (20)", _log)
+LOG = ShellCommand("log", "log [N]", "the last N things that happened (20; 0: all)", _log)
 BOARD = ShellCommand("board", "board", "show the board again", _board)
 SAVE = ShellCommand("save", "save FILE", "save the game's record", _save)
 QUIT = ShellCommand("quit", "quit", "leave the game", _quit, ("exit",))

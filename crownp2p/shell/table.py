@@ -33,6 +33,7 @@ from . import render
 from .parser import InputError, normal, parse_input, why_not
 from .reply import Reply, ShellCommand
 from .toolbar import table_toolbar
+from .turns import players_turn, renumbered
 
 if TYPE_CHECKING:
     from .completer import DecisionCompleter
@@ -264,7 +265,7 @@ class Table:
                 continue
             self._asides.append((passed.at, ended_by_itself(passed)))
             if passed.phase == "buy":
-                self.ended_unseen = passed.turn
+                self.ended_unseen = players_turn(game, passed.turn)
                 self._drop_ahead()
         self._passed = len(game.passed)
 
@@ -339,7 +340,7 @@ class Table:
             lines.append(line)
         lines += [text for at, text in asides if at >= max(len(log), start)]
         self.shown = len(log)
-        return lines
+        return [renumbered(self.game, line) for line in lines]
 
     def news_reply(self, lines: list[str] | None = None) -> Reply:
         """The news, after ``lines`` and what waited to be said."""
@@ -466,7 +467,7 @@ class Table:
             # lines wait): keep the line, in order, and read it against the position it was
             # typed for, once we are asked again (type-ahead).
             if not self.ahead:
-                self.ahead_turn = self.game.turn
+                self.ahead_turn = players_turn(self.game)
             self.ahead.append(line)
             return Reply()
         if command is not None and not self._is_decision(line):

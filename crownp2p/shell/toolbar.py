@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..core.game import Game
 from .render import Fragments
+from .turns import players_turn
 
 PHASES = ("order", "action", "buy")
 CLOCK_LOW = 30.0  # seconds left on a decision clock from which the toolbar shows it
@@ -57,7 +58,7 @@ def table_toolbar(
         ("", " "),
     ]
     full: Fragments = [
-        ("class:bottom-toolbar.turn", f" turn {game.turn}: {whose}"),
+        ("class:bottom-toolbar.turn", f" turn {players_turn(game)}: {whose}"),
         ("", f"{dot}{phase} phase{dot}"),
         ("", counts),
     ]
