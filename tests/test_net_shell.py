@@ -137,8 +137,13 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
             assert len(played) > 1  # each Treasure in hand, one by one
             assert table.handle("e9e4").lines  # not a decision: one sentence, nothing sent
             assert "no `undo` at a networked table" in table.handle("undo").lines[0]
+            long = "x" * 501
+            assert table.handle(f"chat {long}").lines == [
+                "Not sent: a chat line holds 500 characters at most, this one 501."
+            ]
             assert table.handle("chat hello").lines == ["[you] hello"]
             await wait_until(lambda: Chat(1, "hello") in heard, "the host hears us")
+            assert not [c for c in heard if isinstance(c, Chat) and c.text.startswith("xxx")]
             assert table.leave_question() is not None  # the game is on: leaving asks
             table.leave()
     host_outcome, join_outcome = results["host"], results["join"]

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.cards import CardType
+from ..core.game import CHANCE
+from ..core.record import Record
 from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
@@ -147,7 +149,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 
 def verify_command(args: argparse.Namespace) -> int:
-    from ..core.record import Record, RecordError, verify
+    from ..core.record import RecordError, verify
     from ..net.proof import unproven_round
 
     try:
@@ -163,12 +165,26 @@ def verify_command(args: argparse.Namespace) -> int:
     if wrong is None:
         verdict = verify(rules, record)
         if verdict.ok:
-            print("OK")
+            print(verified(record))
             return 0
         wrong = f"step {verdict.seq}: {verdict.reason}"
     print(wrong)
     sys.stdout.flush()
     return 1
+
+
+def verified(record: Record) -> str:
+    """What `verify` checked of a record that holds."""
+    seeds = sum(1 for step in record.steps if step.seat == CHANCE)
+    how = (
+        "each proven by its commit-reveal round"
+        if record.game_id is not None
+        else "drawn in one process (no commit-reveal rounds to check)"
+    )
+    return (
+        f"OK: {len(record.steps)} steps replayed, the start's and every step's state hash"
+        f" matched; {seeds} chance seeds, {how}."
+    )
 
 
 def plugins_command(args: argparse.Namespace) -> int:

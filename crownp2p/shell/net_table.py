@@ -30,6 +30,7 @@ from ..core.decisions import Decision
 from ..core.game import Game
 from ..core.record import Record
 from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
+from ..net.messages import TEXT_MAX
 from ..net.session import SessionView
 from .commands import BOARD, HELP, LOG, MOVES, SAVE
 from .reply import Reply, ShellCommand, registry
@@ -163,6 +164,9 @@ class NetDriver:
         text = text.strip()
         if not text:
             return Reply(["Usage: chat TEXT, like `chat good luck`."])
+        if len(text) > TEXT_MAX:
+            most = f"a chat line holds {TEXT_MAX} characters at most"
+            return Reply([f"Not sent: {most}, this one {len(text)}."])
         if self.stopped:
             return Reply(["The table is closed: nobody hears you now."])
         if not self.session.started:
