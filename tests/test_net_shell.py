@@ -30,6 +30,7 @@ from crownp2p.net.events import Chat, Ended, StepApplied
 from crownp2p.net.link import Timeouts
 from crownp2p.net.seating import host_game, join_game
 from crownp2p.shell.net_table import net_table
+from crownp2p.shell.reply import Reply
 from crownp2p.shell.table import Table
 
 PACKS = [("crownp2p", __version__)]
@@ -47,7 +48,7 @@ async def wait_until(condition: Any, what: str) -> None:
 
 
 async def seat_a_person(
-    nursery: trio.Nursery, seed: int, listen: Any, **host_options: Any
+    nursery: trio.Nursery, seed: int, listen: Any, *, bell: bool = True, **host_options: Any
 ) -> tuple[Table, dict[str, Any]]:
     """Host a random bot and join it as a person; the person's table once it is our turn.
     ``listen`` gets every reply the terminal is told unprompted; the dict gets the host's
@@ -58,7 +59,7 @@ async def seat_a_person(
     results: dict[str, Any] = {"heard": [], "events": []}
 
     def seated(session: Any) -> None:
-        table = net_table(session, unicode=False)
+        table = net_table(session, unicode=False, bell=bell)
         table.listen(listen)
         tables.append(table)
 
@@ -157,6 +158,20 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
     assert all(reply.redraw for reply in replies)
     assert table.over and table.legal() == []
     assert any(isinstance(e, Ended) for e in events)
+
+
+@pytest.mark.parametrize("bell", [True, False])
+async def test_our_turn_rings_the_bell_and_says_so_in_the_toolbar(bell: bool) -> None:
+    replies: list[Reply] = []
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            table, _ = await seat_a_person(nursery, 2, replies.append, bell=bell)
+            await wait_until(lambda: table.your_turn_note, "the note")
+            assert "".join(text for _, text in table.toolbar()).startswith(" your turn now ")
+            assert [r.bell for r in replies].count(True) == (1 if bell else 0)
+            table.handle("end")  # the person has seen it
+            assert "your turn now" not in "".join(text for _, text in table.toolbar())
+            table.leave()
 
 
 async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:

@@ -16,8 +16,9 @@ from scenario import RULES
 
 from crownp2p.core.decisions import decision_text
 from crownp2p.core.setup import Setup
+from crownp2p.shell.reply import Reply
 from crownp2p.shell.solo import solo_table
-from crownp2p.shell.terminal import run_terminal
+from crownp2p.shell.terminal import Screen, run_terminal
 
 ENTER = "\r"
 CTRL_C, CTRL_D = "\x03", "\x04"
@@ -162,3 +163,12 @@ def test_replay_a_saved_game_in_the_prompt(tmp_path, seat):
     assert "blue: ends the action phase" in shown
     assert "At step 6 of 12, turn 2." in shown  # after blue's six decisions of turn 1
     assert "At the end of the record" in shown
+
+
+def test_the_terminal_rings_the_bell_a_reply_asks_for():
+    out = io.StringIO()
+    screen = Screen(Vt100_Output(out, lambda: Size(rows=24, columns=80), term="xterm"))
+    screen.reply(Reply(["news"]))
+    assert "\a" not in out.getvalue()
+    screen.reply(Reply(["your turn"], bell=True))
+    assert "\a" in out.getvalue()

@@ -50,6 +50,11 @@ def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> No
     )
     p.add_argument("--json", action="store_true", help="print JSON lines; the last is the result")
     p.add_argument("-v", "--verbose", action="store_true", help="log every connection event")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no bell when your turn begins (the toolbar still says so)",
+    )
 
 
 def _clock(text: str) -> float | None:

@@ -352,6 +352,7 @@ def _run_shell(
             start,
             on_event=printer.event,
             unicode=can_unicode(sys.stdout),
+            bell=not args.quiet,
             on_table=shown.append,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence

@@ -189,6 +189,8 @@ class Table:
         # sets ``typing_ahead`` when the next line was waiting before the screen was shown.
         self.ended_unseen: int | None = None
         self.typing_ahead = False
+        self.your_turn_note = False  # the toolbar says our networked turn has begun
+        self._bell_due = False
         self._decided_told = -1  # the turn whose coming outcome we said
         self.follow(driver.game)
         driver.start(self)
@@ -349,12 +351,20 @@ class Table:
         reply = Reply(said, redraw=True)
         if told:
             reply.news = render.news(told, self.seat, self.game, self.unicode)
+        reply.bell, self._bell_due = self._bell_due, False
         if self.game.over:
             reply.lines.append(render.outcome_line(self.game, self.seat))
             reply.lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
         else:
             reply.lines += self._coming_outcome()
         return reply
+
+    def turn_begins(self, *, bell: bool) -> None:
+        """Our turn has begun at a networked table: the toolbar says so until the person
+        types, and the terminal rings its bell (unless ``bell`` is off: `--quiet`)."""
+        self.your_turn_note = True
+        self._bell_due = bell
+        self.tell()
 
     def _coming_outcome(self) -> list[str]:
         """Once a side has no Sovereign left, the end of this turn decides the game (the
@@ -418,6 +428,7 @@ class Table:
             over=self.over,
             unicode=self.unicode,
             clock=self.driver.clock(),
+            note="your turn now" if self.your_turn_note and not self.over else None,
         )
 
     def message(self) -> str:
@@ -457,6 +468,7 @@ class Table:
             return Reply([NO_UNDO])
         command = self.commands.get(first)
         ahead, self.typing_ahead = self.typing_ahead, False
+        self.your_turn_note = False
         if not ahead:  # typed with the screen in sight
             self.ended_unseen = None
         elif command is None and self.ended_unseen is not None and not self.over:

@@ -171,10 +171,17 @@ class Screen:
         )
 
     def reply(self, reply: Reply) -> None:
+        if reply.bell:
+            self.bell()
         if reply.news:
             self.print(reply.news)
         for line in reply.lines:
             self.print([("", line)])
+
+    def bell(self) -> None:
+        from prompt_toolkit.application.current import get_app_session
+
+        (self.output or get_app_session().output).bell()
 
     def from_outside(self, reply: Reply) -> None:
         """A reply that arrived while the prompt is up (a peer's move): print it above the

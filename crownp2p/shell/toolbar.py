@@ -31,10 +31,12 @@ def table_toolbar(
     over: bool = False,
     unicode: bool = True,
     clock: tuple[int, float] | None = None,
+    note: str | None = None,
 ) -> Fragments:
     """The toolbar for ``seat`` at a table, as much of it as fits in ``width`` columns.
     ``over``: the table has ended a game the engine has not (a resignation, a forfeit).
-    ``clock``: the seat whose decision clock runs, and the seconds left on it."""
+    ``clock``: the seat whose decision clock runs, and the seconds left on it. ``note``: a
+    word to catch the eye first (a networked turn that has just become ours)."""
     dot = " · " if unicode else " | "
     if game.over or over:
         result = ""
@@ -58,6 +60,7 @@ def table_toolbar(
         ("", " "),
     ]
     full: Fragments = [
+        *([("class:bottom-toolbar.key", f" {note} ")] if note else []),
         ("class:bottom-toolbar.turn", f" turn {players_turn(game)}: {whose}"),
         ("", f"{dot}{phase} phase{dot}"),
         ("", counts),
