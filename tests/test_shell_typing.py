@@ -4,6 +4,7 @@ itself says so and why; the coming outcome is said the moment it shows."""
 from __future__ import annotations
 
 import io
+import json
 import os
 from types import SimpleNamespace
 
@@ -13,11 +14,12 @@ from scenario import RULES, game
 
 from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
+from crownp2p.shell.cli import main
 from crownp2p.shell.render import plain
 from crownp2p.shell.solo import SOLO_COMMANDS, LocalDriver, solo_table
 from crownp2p.shell.table import Table
 from crownp2p.shell.terminal import run_lines, run_terminal
-from crownp2p.shell.turns import players_turn, renumbered
+from crownp2p.shell.turns import players_turn, renumbered, turn_limit
 
 # Seed 11: blue's first buy phase has 1 gold and nothing costs 1, so the turn ends by itself
 # after `treasure all`; the `end` typed for that buy phase must not end turn 3's orders.
@@ -162,7 +164,16 @@ def test_turns_are_counted_as_players_count_them_while_the_record_keeps_plies():
 def test_each_seat_of_a_four_seat_game_plays_one_turn_a_round():
     seats = SimpleNamespace(seating=SimpleNamespace(seats=[0, 1, 2, 3]))
     g = SimpleNamespace(turn=6, rules=seats)
-    assert [players_turn(g, ply) for ply in range(1, 10)] == [1, 1, 1, 1, 2, 2, 2, 2, 3]
-    assert players_turn(g) == 2
+    assert [players_turn(seats, ply) for ply in range(1, 10)] == [1, 1, 1, 1, 2, 2, 2, 2, 3]
+    assert turn_limit(seats, 20) == 80 and turn_limit(seats, 0) == 0  # 0: no limit
     assert renumbered(g, "turn 9: gold north-west") == "turn 3: gold north-west"
     assert renumbered(g, "gold: buys Legend") == "gold: buys Legend"
+
+
+def test_max_turns_counts_each_players_turns_and_says_so(capsys):
+    args = ["selfplay", "--bots", "random,random", "--max-turns", "3"]
+    assert main(args) == 0
+    assert "unfinished after 3 turns each (--max-turns), " in capsys.readouterr().out
+    assert main([*args, "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert played["turns"] == 7  # the record's count: 3 turns each, and the 7th begun

@@ -16,6 +16,7 @@ from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
 from .context import catalog
+from .turns import players_turn, turn_limit
 
 
 def resolve_setup(
@@ -122,9 +123,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
     for number in range(1, args.games + 1):
         seed = args.seed + number - 1
-        result = play_game(
-            rules, setup, bots, seed, max_turns=args.max_turns, record=record_dir is not None
-        )
+        limit = turn_limit(rules, args.max_turns)
+        result = play_game(rules, setup, bots, seed, max_turns=limit, record=record_dir is not None)
         if result.record is not None and record_dir is not None:
             result.record.save(record_dir / f"game-{number:04d}-seed-{seed}.jsonl")
         if result.winner is not None:
@@ -132,16 +132,17 @@ def selfplay_command(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result.to_json(number)), flush=True)
         else:
+            when = f"in turn {players_turn(rules, result.turns)}"
             outcome = (
-                f"{side_label(result.winner)} wins"
+                f"{side_label(result.winner)} wins {when}"
                 if result.winner is not None
-                else ("drawn" if result.finished else "unfinished at the turn cap")
+                else (
+                    f"drawn {when}"
+                    if result.finished
+                    else f"unfinished after {args.max_turns} turns each (--max-turns)"
+                )
             )
-            print(
-                f"game {number} seed {seed}: {outcome} after {result.turns} turns, "
-                f"{result.decisions} decisions",
-                flush=True,
-            )
+            print(f"game {number} seed {seed}: {outcome}, {result.decisions} decisions", flush=True)
     if not args.json:
         tally = "; ".join(f"{side_label(side)}: {n} wins" for side, n in enumerate(wins))
         print(f"{tally}; {args.games - sum(wins)} other")

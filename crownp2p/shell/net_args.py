@@ -93,9 +93,10 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-turns",
         type=int,
-        default=300,
+        default=150,
         metavar="N",
-        help="end the game unfinished after N turns (default 300; 0: no limit)",
+        help="end the game unfinished once every player has played N turns "
+        "(default 150; 0: no limit)",
     )
     p.add_argument(
         "--reveal-timeout",

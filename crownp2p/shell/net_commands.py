@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cli import CommandError
+from .turns import turn_limit
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -438,7 +439,7 @@ def host_command(args: argparse.Namespace) -> int:
         port=args.port,
         code=args.code,
         record=args.record,
-        max_turns=args.max_turns,
+        max_turns=turn_limit(rules, args.max_turns),
         clock=args.clock,
         timeouts=_timeouts(args),
         test_seed=args.test_seed,

@@ -267,7 +267,7 @@ class Table:
                 continue
             self._asides.append((passed.at, ended_by_itself(passed)))
             if passed.phase == "buy":
-                self.ended_unseen = players_turn(game, passed.turn)
+                self.ended_unseen = players_turn(game.rules, passed.turn)
                 self._drop_ahead()
         self._passed = len(game.passed)
 
@@ -479,7 +479,7 @@ class Table:
             # lines wait): keep the line, in order, and read it against the position it was
             # typed for, once we are asked again (type-ahead).
             if not self.ahead:
-                self.ahead_turn = players_turn(self.game)
+                self.ahead_turn = players_turn(self.rules, self.game.turn)
             self.ahead.append(line)
             return Reply()
         if command is not None and not self._is_decision(line):

@@ -61,7 +61,7 @@ def table_toolbar(
     ]
     full: Fragments = [
         *([("class:bottom-toolbar.key", f" {note} ")] if note else []),
-        ("class:bottom-toolbar.turn", f" turn {players_turn(game)}: {whose}"),
+        ("class:bottom-toolbar.turn", f" turn {players_turn(game.rules, game.turn)}: {whose}"),
         ("", f"{dot}{phase} phase{dot}"),
         ("", counts),
     ]

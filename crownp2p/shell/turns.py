@@ -10,16 +10,22 @@ from __future__ import annotations
 import re
 
 from ..core.game import Game
+from ..core.rules import Rules
 
-__all__ = ["players_turn", "renumbered"]
+__all__ = ["players_turn", "renumbered", "turn_limit"]
 
 _HEADING = re.compile(r"turn (\d+): ")
 
 
-def players_turn(game: Game, turn: int | None = None) -> int:
-    """The game's ``turn`` (by default the current one) as its player counts it."""
-    ply = game.turn if turn is None else turn
-    return (ply - 1) // len(game.rules.seating.seats) + 1
+def players_turn(rules: Rules, ply: int) -> int:
+    """The game's turn ``ply`` as its player counts it."""
+    return (ply - 1) // len(rules.seating.seats) + 1
+
+
+def turn_limit(rules: Rules, turns_each: int) -> int:
+    """The engine's turn limit (``Play``'s ``max_turns``, 0: none) for a game stopped once
+    every seat has played ``turns_each`` turns."""
+    return turns_each * len(rules.seating.seats)
 
 
 def renumbered(game: Game, line: str) -> str:
@@ -27,4 +33,4 @@ def renumbered(game: Game, line: str) -> str:
     found = _HEADING.match(line)
     if found is None:
         return line
-    return f"turn {players_turn(game, int(found.group(1)))}: {line[found.end() :]}"
+    return f"turn {players_turn(game.rules, int(found.group(1)))}: {line[found.end() :]}"
