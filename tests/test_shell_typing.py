@@ -142,7 +142,7 @@ def test_the_coming_win_is_said_once_the_last_sovereign_falls():
     reply = t.handle("e1xe8")
     assert not t.game.over and t.game.this_turn.phase == "action"  # the turn is played out
     assert reply.lines == [
-        "gold has no Sovereign left on the board: you win when this turn ends"
+        "Gold has no Sovereign left on the board: you win when this turn ends"
         " (end your turn to finish)."
     ]
     assert t.handle("end").lines == []  # said once
@@ -177,3 +177,17 @@ def test_max_turns_counts_each_players_turns_and_says_so(capsys):
     assert main([*args, "--json"]) == 0
     played = json.loads(capsys.readouterr().out)
     assert played["turns"] == 7  # the record's count: 3 turns each, and the 7th begun
+
+
+def test_the_coming_loss_is_said_as_the_other_side_takes_the_last_sovereign():
+    g = game("4k3/8/8/8/8/8/8/4K2q", active=1, hand=["Peon"], deck=["Peon"] * 5)
+    t = Table(Wire(g))
+    heard = []
+    t.listen(heard.append)
+    (capture,) = [d for d in g.legal() if d[1:] == ("h1", "e1")]
+    t.observe(g, t.record.apply(g, capture))
+    t.tell()
+    assert not g.over
+    assert heard[-1].lines == [
+        "You have no Sovereign left on the board: gold wins when this turn ends."
+    ]

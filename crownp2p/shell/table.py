@@ -151,7 +151,8 @@ def coming_outcome_line(game: Game, seat: int, winner: int | None) -> str:
             {game.side_name(render.side_of(game, s)) for s in game.rules.seating.seats}
             - {game.side_name(winner)}
         )
-        return f"{' and '.join(losers)} has no Sovereign left on the board: you win {ends}."
+        line = f"{' and '.join(losers)} has no Sovereign left on the board: you win {ends}."
+        return line[0].upper() + line[1:]
     return f"You have no Sovereign left on the board: {game.side_name(winner)} wins {ends}."
 
 
