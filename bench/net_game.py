@@ -25,25 +25,27 @@ from pathlib import Path
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
 from crownp2p.net.local import play_local
+from crownp2p.shell.turns import turn_limit
 
 GOAL = 1.5
 PY = sys.executable
 ENTRY = [PY, "-m", "crownp2p"]
 
 
-def one_process(seed: int, max_turns: int) -> tuple[float, str, int]:
+def one_process(seed: int, turns_each: int) -> tuple[float, str, int]:
     rules = standard_rules()
+    limit = turn_limit(rules, turns_each)  # as `host --max-turns` counts
     start = time.perf_counter()
     result = play_local(
-        rules, Setup(), ["greedy", "greedy"], seed=seed, test_seed=seed, max_turns=max_turns
+        rules, Setup(), ["greedy", "greedy"], seed=seed, test_seed=seed, max_turns=limit
     )
     return time.perf_counter() - start, result.final_hash, result.turns
 
 
-def over_loopback(seed: int, max_turns: int, record_dir: Path | None) -> tuple[float, list[dict]]:
+def over_loopback(seed: int, turns_each: int, record_dir: Path | None) -> tuple[float, list[dict]]:
     common = ["--bot", "greedy", "--seed", str(seed), "--test-seed", str(seed), "--json"]
     host_args = [*ENTRY, "host", "--bind", "127.0.0.1", "--port", "0", *common]
-    host_args += ["--max-turns", str(max_turns)]
+    host_args += ["--max-turns", str(turns_each)]
     join_extra: list[str] = []
     if record_dir is not None:
         host_args += ["--record", str(record_dir / f"host-{seed}.jsonl")]
@@ -74,7 +76,7 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=3, help="times each game is timed; medians (default 3)"
     )
-    parser.add_argument("--max-turns", type=int, default=300)
+    parser.add_argument("--max-turns", type=int, default=150, help="turns each (default 150)")
     parser.add_argument("--record", action="store_true", help="peers keep fsync'd records")
     args = parser.parse_args()
     ratios, rows = [], []

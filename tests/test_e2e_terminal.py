@@ -53,9 +53,9 @@ def test_a_few_turns_a_wrong_command_help_and_quit(terminal):
     t.shows("Tower costs 6 and you have 3 gold.")
     t.type("buy Champion")
     t.shows("blue: buys Champion")
-    t.shows("—— turn 2: gold ——")
+    t.shows("—— turn 1: gold ——")
     t.shows("gold: buys")  # the bot's turn, told as it happened
-    t.shows("turn 3: your turn · order phase")
+    t.shows("turn 2: your turn · order phase")
     t.type("e1e2")
     t.shows("blue: King e1–e2")
     t.type("quit")

@@ -30,6 +30,7 @@ from crownp2p.net.events import Chat, Ended, StepApplied
 from crownp2p.net.link import Timeouts
 from crownp2p.net.seating import host_game, join_game
 from crownp2p.shell.net_table import net_table
+from crownp2p.shell.reply import Reply
 from crownp2p.shell.table import Table
 
 PACKS = [("crownp2p", __version__)]
@@ -47,7 +48,7 @@ async def wait_until(condition: Any, what: str) -> None:
 
 
 async def seat_a_person(
-    nursery: trio.Nursery, seed: int, listen: Any, **host_options: Any
+    nursery: trio.Nursery, seed: int, listen: Any, *, bell: bool = True, **host_options: Any
 ) -> tuple[Table, dict[str, Any]]:
     """Host a random bot and join it as a person; the person's table once it is our turn.
     ``listen`` gets every reply the terminal is told unprompted; the dict gets the host's
@@ -58,7 +59,7 @@ async def seat_a_person(
     results: dict[str, Any] = {"heard": [], "events": []}
 
     def seated(session: Any) -> None:
-        table = net_table(session, unicode=False)
+        table = net_table(session, unicode=False, bell=bell)
         table.listen(listen)
         tables.append(table)
 
@@ -137,8 +138,13 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
             assert len(played) > 1  # each Treasure in hand, one by one
             assert table.handle("e9e4").lines  # not a decision: one sentence, nothing sent
             assert "no `undo` at a networked table" in table.handle("undo").lines[0]
+            long = "x" * 501
+            assert table.handle(f"chat {long}").lines == [
+                "Not sent: a chat line holds 500 characters at most, this one 501."
+            ]
             assert table.handle("chat hello").lines == ["[you] hello"]
             await wait_until(lambda: Chat(1, "hello") in heard, "the host hears us")
+            assert not [c for c in heard if isinstance(c, Chat) and c.text.startswith("xxx")]
             assert table.leave_question() is not None  # the game is on: leaving asks
             table.leave()
     host_outcome, join_outcome = results["host"], results["join"]
@@ -152,6 +158,20 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
     assert all(reply.redraw for reply in replies)
     assert table.over and table.legal() == []
     assert any(isinstance(e, Ended) for e in events)
+
+
+@pytest.mark.parametrize("bell", [True, False])
+async def test_our_turn_rings_the_bell_and_says_so_in_the_toolbar(bell: bool) -> None:
+    replies: list[Reply] = []
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            table, _ = await seat_a_person(nursery, 2, replies.append, bell=bell)
+            await wait_until(lambda: table.your_turn_note, "the note")
+            assert "".join(text for _, text in table.toolbar()).startswith(" your turn now ")
+            assert [r.bell for r in replies].count(True) == (1 if bell else 0)
+            table.handle("end")  # the person has seen it
+            assert "your turn now" not in "".join(text for _, text in table.toolbar())
+            table.leave()
 
 
 async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
@@ -191,7 +211,7 @@ async def test_lines_typed_ahead_are_played_in_turn_and_dropped_when_it_passes()
             before = len(table.record.steps)
             for _ in range(4):  # typed at once: the last one after our turn is over
                 assert not table.handle("end").lines
-            await wait_until(lambda: "Not played: `end` (the turn moved on)." in lines, "drop")
+            await wait_until(lambda: "Dropped 1 line typed for turn 1: `end`." in lines, "drop")
             await wait_until(lambda: table.over, "the end")
     ours = [s.decision for s in table.record.steps[before:] if s.seat == 1]
     assert ours[:3] == [("end",)] * 3  # orders, actions, buys: each read in its own position
@@ -299,7 +319,7 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         assert listening["event"] == "listening"
         address = f"127.0.0.1:{listening['port']}"
         t = Terminal("join", address, "--code", listening["code"], "--name", "ann")
-        first = t.shows("turn 2: your turn")
+        first = t.shows("—— turn 1: gold ——")
         assert "You play gold (lower case) against blue (host)." in first
         assert "`chat TEXT` talks to the table" in first
         assert "blue: " in first  # the host's bot moved first, told as it happened
@@ -356,7 +376,7 @@ def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) 
         address = f"127.0.0.1:{listening['port']}"
         t = Terminal("join", address, "--code", listening["code"], **state)
         terminals.append(t)
-        said = t.shows("turn 2: your turn")
+        said = t.shows("turn 1: your turn")
         (path,) = (tmp_path / "crownp2p" / "games").glob("*-join.jsonl")
         assert f"this seat's record: {path}" in said.replace("\n", "")
         t.type("end")
@@ -421,9 +441,9 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
         for phase in ("order", "action", "buy"):  # nothing to do on the first turn
             t.type("end")
             t.shows(f"blue south-west: ends the {phase} phase")
-        back = t.shows("—— turn 5: blue south-west ——")
-        for turn, seat in enumerate(("gold north-east", "blue south-east", "gold north-west"), 2):
-            assert f"turn {turn}: {seat}" in back  # the others played their turns in order
+        back = t.shows("—— turn 2: blue south-west ——")
+        for seat in ("gold north-east", "blue south-east", "gold north-west"):
+            assert f"turn 1: {seat}" in back  # the others played their first turns
         t.shows("blue south-west>")
         t.type("quit")
         t.shows("You resign if you leave. [y/N]")

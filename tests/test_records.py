@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from crownp2p.bots.selfplay import play_game
-from crownp2p.core.game import Game
+from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.record import Record, verify
 from crownp2p.core.setup import Setup
 from crownp2p.core.shuffle import SeedSource, shuffle
@@ -29,9 +29,15 @@ def recorded_game(seed: int = 3) -> Record:
 
 def test_a_saved_record_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.jsonl"
-    recorded_game().save(path)
+    record = recorded_game()
+    record.save(path)
     assert main(["verify", str(path)]) == 0
-    assert capsys.readouterr().out.strip() == "OK"
+    seeds = sum(1 for step in record.steps if step.seat == CHANCE)
+    assert seeds >= 2
+    assert capsys.readouterr().out.strip() == (
+        f"OK: {len(record.steps)} steps replayed, the start's and every step's state hash"
+        f" matched; {seeds} chance seeds, drawn in one process (no commit-reveal rounds to check)."
+    )
 
 
 def test_verify_names_the_first_step_whose_hash_differs(

@@ -16,8 +16,9 @@ from scenario import RULES
 
 from crownp2p.core.decisions import decision_text
 from crownp2p.core.setup import Setup
+from crownp2p.shell.reply import Reply
 from crownp2p.shell.solo import solo_table
-from crownp2p.shell.terminal import run_terminal
+from crownp2p.shell.terminal import Screen, run_terminal
 
 ENTER = "\r"
 CTRL_C, CTRL_D = "\x03", "\x04"
@@ -104,8 +105,8 @@ def test_what_the_terminal_shows_mistakes_help_and_ctrl_d(monkeypatch):
     assert "Leave the game (it is not saved: `save FILE` keeps it)? [y/N] n" in shown
     assert "Leave the game (it is not saved: `save FILE` keeps it)? [y/N] y" in shown
     assert "Tower costs 6 and you have 3 gold. Possible now: `buy Champion`" in shown
-    assert "blue: buys Champion" in shown and "—— turn 2: gold ——" in shown
-    assert "turn 3: your turn · order phase" in shown  # the toolbar
+    assert "blue: buys Champion" in shown and "—— turn 1: gold ——" in shown
+    assert "turn 2: your turn · order phase" in shown  # the toolbar
     assert shown.rstrip().endswith("Leaving the game.")
     assert table.game.turn == 3
 
@@ -162,3 +163,12 @@ def test_replay_a_saved_game_in_the_prompt(tmp_path, seat):
     assert "blue: ends the action phase" in shown
     assert "At step 6 of 12, turn 2." in shown  # after blue's six decisions of turn 1
     assert "At the end of the record" in shown
+
+
+def test_the_terminal_rings_the_bell_a_reply_asks_for():
+    out = io.StringIO()
+    screen = Screen(Vt100_Output(out, lambda: Size(rows=24, columns=80), term="xterm"))
+    screen.reply(Reply(["news"]))
+    assert "\a" not in out.getvalue()
+    screen.reply(Reply(["your turn"], bell=True))
+    assert "\a" in out.getvalue()

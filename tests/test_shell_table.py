@@ -38,7 +38,7 @@ def test_blue_moves_first_and_the_bot_answers():
     assert t.status() == "Order 1 of 1: march or end orders"
     said = scripted(t, "end", "end", "treasure all", "buy Champion")
     assert said[2] == "blue: plays Peon (treasure) ×3"  # every Treasure, in one line
-    assert "blue: buys Champion" in said[3] and "—— turn 2: gold ——" in said[3]
+    assert "blue: buys Champion" in said[3] and "—— turn 1: gold ——" in said[3]
     assert "gold: " in said[3]  # the bot's turn, told as it happened
     assert t.game.turn == 3 and t.legal()
 
@@ -147,7 +147,7 @@ def test_the_toolbar_shows_phase_counts_and_gold():
     assert "turn 1: your turn · buy phase · orders 0 · actions 0 · buys 1 · gold 3" in text
     scripted(t, "buy Champion")
     text = plain(t.toolbar())
-    assert "turn 3: your turn · order phase · orders 1 · actions 1 · buys 1 · gold 0" in text
+    assert "turn 2: your turn · order phase · orders 1 · actions 1 · buys 1 · gold 0" in text
 
 
 # -------------------------------------------------------------------- the networked seam

@@ -53,12 +53,26 @@ class Moment:
     card: str | None
 
 
+@dataclass(frozen=True)
+class Passed:
+    """A phase the engine ended by itself, as nothing more could be done in it: its orders,
+    actions or buys were used up (``used_up``), or none of them could be used. ``at`` is where
+    in the log it ended. Kept for the shell to say so; it is not part of the state."""
+
+    turn: int
+    seat: int
+    phase: str
+    used_up: bool
+    at: int
+
+
 class Game(Mechanics):
     """The engine loop on top of the game's mechanics: who decides, what is legal, applying a
     decision and running everything that follows up to the next prompt."""
 
     def __init__(self, rules: Rules, setup: Setup | None = None, *, _empty: bool = False) -> None:
         super().__init__(rules, setup)
+        self.passed: list[Passed] = []  # every phase ended by itself, in order
         if not _empty:
             self._start()
 
@@ -177,16 +191,23 @@ class Game(Mechanics):
         """Move past a phase in which nothing at all can be done; False when a prompt waits."""
         turn = self.this_turn
         if turn.phase == ORDER and (turn.orders == 0 or self._only_end()):
+            self._passed(turn.orders == 0)
             self._end_orders()
             return True
         if turn.phase == ACTION and (turn.actions == 0 or self._only_end()):
+            self._passed(turn.actions == 0)
             turn.phase = "buy"
             return True
         if turn.phase == "buy" and self._only_end():
+            self._passed(turn.buys == 0)
             turn.phase = "housekeeping"
             self.stack.append(Frame("#housekeeping", 0, self.active, "system"))
             return True
         return False
+
+    def _passed(self, used_up: bool) -> None:
+        phase = self.this_turn.phase
+        self.passed.append(Passed(self.turn, self.active, phase, used_up, len(self.log)))
 
     def _end_orders(self) -> None:
         self.this_turn.phase = ACTION
@@ -512,4 +533,4 @@ def canonical(data: Any) -> bytes:
     return packed
 
 
-__all__ = ["CHANCE", "Game", "Moment", "Prompt"]
+__all__ = ["CHANCE", "Game", "Moment", "Passed", "Prompt"]

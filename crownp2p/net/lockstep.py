@@ -265,7 +265,9 @@ class Lockstep:
         if self.game.over:
             self._natural_end()
         elif self.play.finished:
-            self._natural_end(f"the turn limit of {self.max_turns} was reached")
+            each, odd = divmod(self.max_turns, len(self.game.rules.seating.seats))
+            limit = f"{self.max_turns} turns in all" if odd else f"{each} turns each"
+            self._natural_end(f"the turn limit of {limit} was reached")
         elif waiting == self.me and not self.my_turn:
             self.my_turn = True
             self.events.append(Asked(self.applied + 1))

@@ -21,6 +21,7 @@ MAX_SEQ = 1 << 40
 MAX_SEATS = 8
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _CODE = re.compile(r"[a-z0-9-]{1,40}\Z")
+TEXT_MAX = 500  # characters of a chat line, an error's text or a goodbye
 
 Check = Callable[[Any], Any]
 
@@ -165,7 +166,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     },
     "confirm": {"game_id": binary(16), "start_hash": HASH},
     "start": {},
-    "error": {"code": pattern(_CODE, "an error code"), "text": text(500)},
+    "error": {"code": pattern(_CODE, "an error code"), "text": text(TEXT_MAX)},
     # ---- the game
     "sync": {"seq": SEQ, "hash": HASH},
     "decision": {
@@ -177,11 +178,11 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "commit": {"round": integer(1, MAX_SEQ), "commit": binary(32)},
     "reveal": {"round": integer(1, MAX_SEQ), "nonce": NONCE},
     "ack": {"seq": SEQ, "hash": HASH},
-    "end": {"seat": SEAT, "code": pattern(_CODE, "an error code"), "text": text(500)},
+    "end": {"seat": SEAT, "code": pattern(_CODE, "an error code"), "text": text(TEXT_MAX)},
     "desync": {"seq": SEQ, "hashes": array(pair(SEQ, HASH), 64)},
-    "chat": {"text": text(500, min_len=1)},
+    "chat": {"text": text(TEXT_MAX, min_len=1)},
     "ping": {},
-    "leave": {"text": text(500)},
+    "leave": {"text": text(TEXT_MAX)},
 }
 
 

@@ -58,7 +58,13 @@ def _selfplay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="game N uses seed SEED+N-1 (default 0)")
     add_setup_arguments(p)
     p.add_argument("--record", metavar="DIR", help="save each game's record in DIR")
-    p.add_argument("--max-turns", type=int, default=300, help="turn cap (default 300)")
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=150,
+        metavar="N",
+        help="stop a game unfinished once every player has played N turns (default 150)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per game")
     p.set_defaults(run=lambda a: _lazy("game_commands", "selfplay_command")(a))
 

@@ -18,6 +18,7 @@ from .guide import SECTIONS, section
 from .parser import InputError, find_name, sentence
 from .reply import Reply, ShellCommand, distinct_commands
 from .table import Table
+from .turns import renumbered
 
 __all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "RULES", "SAVE", "SAVE_OVER", "describe"]
 
@@ -121,8 +122,9 @@ def _log(table: Table, args: list[str]) -> Reply:
         if not args[0].isdigit():
             return Reply(["Usage: log [N], like `log 40`."])
         count = int(args[0])
-    lines = table.game.log[-count:] if count else []
-    return Reply(lines or ["Nothing has happened yet."])
+    game = table.game
+    lines = game.log[-count:] if count else game.log  # `log 0`: all of it
+    return Reply([renumbered(game, line) for line in lines] or ["Nothing has happened yet."])
 
 
 def _board(table: Table, args: list[str]) -> Reply:
@@ -180,7 +182,7 @@ HELP = ShellCommand(
 )
 RULES = ShellCommand("rules", "rules [TOPIC]", "the game in brief: turn, deploy, ...", _rules)
 MOVES = ShellCommand("moves", "moves SQUARE", "where the unit on SQUARE can go", _moves)
-LOG = ShellCommand("log", "log [N]", "the last N things that happened (20)", _log)
+LOG = ShellCommand("log", "log [N]", "the last N things that happened (20; 0: all)", _log)
 BOARD = ShellCommand("board", "board", "show the board again", _board)
 SAVE = ShellCommand("save", "save [FILE]", "save the game (not over an existing FILE)", _save)
 SAVE_OVER = ShellCommand("save!", "save! FILE", "save the game, replacing FILE", _save_over)

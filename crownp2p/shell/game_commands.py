@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from ..core.cards import CardType
+from ..core.game import CHANCE
+from ..core.record import Record
 from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
 from .context import catalog
 from .parser import InputError, find_name, sentence
+from .turns import players_turn, turn_limit
 
 
 def resolve_setup(
@@ -121,9 +124,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
     for number in range(1, args.games + 1):
         seed = args.seed + number - 1
-        result = play_game(
-            rules, setup, bots, seed, max_turns=args.max_turns, record=record_dir is not None
-        )
+        limit = turn_limit(rules, args.max_turns)
+        result = play_game(rules, setup, bots, seed, max_turns=limit, record=record_dir is not None)
         if result.record is not None and record_dir is not None:
             result.record.save(record_dir / f"game-{number:04d}-seed-{seed}.jsonl")
         if result.winner is not None:
@@ -131,16 +133,17 @@ def selfplay_command(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result.to_json(number)), flush=True)
         else:
+            when = f"in turn {players_turn(rules, result.turns)}"
             outcome = (
-                f"{side_label(result.winner)} wins"
+                f"{side_label(result.winner)} wins {when}"
                 if result.winner is not None
-                else ("drawn" if result.finished else "unfinished at the turn cap")
+                else (
+                    f"drawn {when}"
+                    if result.finished
+                    else f"unfinished after {args.max_turns} turns each (--max-turns)"
+                )
             )
-            print(
-                f"game {number} seed {seed}: {outcome} after {result.turns} turns, "
-                f"{result.decisions} decisions",
-                flush=True,
-            )
+            print(f"game {number} seed {seed}: {outcome}, {result.decisions} decisions", flush=True)
     if not args.json:
         tally = "; ".join(f"{side_label(side)}: {n} wins" for side, n in enumerate(wins))
         print(f"{tally}; {args.games - sum(wins)} other")
@@ -148,7 +151,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 
 def verify_command(args: argparse.Namespace) -> int:
-    from ..core.record import Record, RecordError, verify
+    from ..core.record import RecordError, verify
     from ..net.proof import unproven_round
 
     try:
@@ -164,12 +167,26 @@ def verify_command(args: argparse.Namespace) -> int:
     if wrong is None:
         verdict = verify(rules, record)
         if verdict.ok:
-            print("OK")
+            print(verified(record))
             return 0
         wrong = f"step {verdict.seq}: {verdict.reason}"
     print(wrong)
     sys.stdout.flush()
     return 1
+
+
+def verified(record: Record) -> str:
+    """What `verify` checked of a record that holds."""
+    seeds = sum(1 for step in record.steps if step.seat == CHANCE)
+    how = (
+        "each proven by its commit-reveal round"
+        if record.game_id is not None
+        else "drawn in one process (no commit-reveal rounds to check)"
+    )
+    return (
+        f"OK: {len(record.steps)} steps replayed, the start's and every step's state hash"
+        f" matched; {seeds} chance seeds, {how}."
+    )
 
 
 def plugins_command(args: argparse.Namespace) -> int:

@@ -50,6 +50,11 @@ def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> No
     )
     p.add_argument("--json", action="store_true", help="print JSON lines; the last is the result")
     p.add_argument("-v", "--verbose", action="store_true", help="log every connection event")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no bell when your turn begins (the toolbar still says so)",
+    )
 
 
 def _clock(text: str) -> float | None:
@@ -88,9 +93,10 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-turns",
         type=int,
-        default=300,
+        default=150,
         metavar="N",
-        help="end the game unfinished after N turns (default 300; 0: no limit)",
+        help="end the game unfinished once every player has played N turns "
+        "(default 150; 0: no limit)",
     )
     p.add_argument(
         "--reveal-timeout",

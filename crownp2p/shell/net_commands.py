@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cli import CommandError
+from .turns import turn_limit
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -339,6 +340,7 @@ def _run_shell(
             start,
             on_event=printer.event,
             unicode=can_unicode(sys.stdout),
+            bell=not args.quiet,
             on_table=shown.append,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
@@ -424,7 +426,7 @@ def host_command(args: argparse.Namespace) -> int:
         port=args.port,
         code=args.code,
         record=args.record,
-        max_turns=args.max_turns,
+        max_turns=turn_limit(rules, args.max_turns),
         clock=args.clock,
         timeouts=_timeouts(args),
         test_seed=args.test_seed,

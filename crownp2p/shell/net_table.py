@@ -30,6 +30,7 @@ from ..core.decisions import Decision
 from ..core.game import Game
 from ..core.record import Record
 from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
+from ..net.messages import TEXT_MAX
 from ..net.session import SessionView
 from .commands import BOARD, HELP, LOG, MOVES, RULES, SAVE, SAVE_OVER
 from .reply import Reply, ShellCommand, registry
@@ -47,7 +48,11 @@ class NetDriver:
     intro = ["`chat TEXT` talks to the table; leaving the game resigns it."]
 
     def __init__(
-        self, session: SessionView, *, token: trio.lowlevel.TrioToken | None = None
+        self,
+        session: SessionView,
+        *,
+        token: trio.lowlevel.TrioToken | None = None,
+        bell: bool = True,
     ) -> None:
         names = session.names
         self.seat: int = session.seat
@@ -61,6 +66,8 @@ class NetDriver:
         self.token = token or trio.lowlevel.current_trio_token()
         self.pending = False  # our decision is on its way to the session
         self.stopped = False  # the session has returned
+        self.bell = bell  # ring when our turn begins (off: --quiet)
+        self._turn_told = 0  # the last turn of ours the table was told had begun
         self._table: Table | None = None
         # The decision clock as the session last told it, and when (the toolbar is drawn
         # outside trio, so it counts down from here).
@@ -112,6 +119,10 @@ class NetDriver:
                 if step.seat == self.seat:
                     self.pending = False
             case Asked():
+                game = self.game
+                if game.active == self.seat and game.turn != self._turn_told:
+                    self._turn_told = game.turn
+                    table.turn_begins(bell=self.bell)
                 if table.treasure_all or table.ahead:  # after the news of the steps before
                     table.later(self._ask)
                 return
@@ -163,6 +174,9 @@ class NetDriver:
         text = text.strip()
         if not text:
             return Reply(["Usage: chat TEXT, like `chat good luck`."])
+        if len(text) > TEXT_MAX:
+            most = f"a chat line holds {TEXT_MAX} characters at most"
+            return Reply([f"Not sent: {most}, this one {len(text)}."])
         if self.stopped:
             return Reply(["The table is closed: nobody hears you now."])
         if not self.session.started:
@@ -202,9 +216,10 @@ def net_table(
     *,
     token: trio.lowlevel.TrioToken | None = None,
     unicode: bool = True,
+    bell: bool = True,
 ) -> Table:
-    """The person's table at ``session``'s game."""
-    return Table(NetDriver(session, token=token), unicode=unicode)
+    """The person's table at ``session``'s game (``bell``: ring when our turn begins)."""
+    return Table(NetDriver(session, token=token, bell=bell), unicode=unicode)
 
 
 def _driver(table: Table) -> NetDriver:
@@ -248,6 +263,7 @@ def run_shell(
     *,
     on_event: Callable[[Any], None],
     unicode: bool = True,
+    bell: bool = True,
     input: Any = None,  # noqa: A002 - prompt_toolkit's own word
     output: Any = None,
     before_prompt: Callable[[Any], None] | None = None,
@@ -257,7 +273,8 @@ def run_shell(
     asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
     gets the events (a host's "joined", a joiner's "seated"). Returns trio's outcome of the
     service (``.unwrap()`` gives its result or raises its error) and the table, if any;
-    ``on_table(table)`` is called as the table opens."""
+    ``on_table(table)`` is called as the table opens; ``bell``: ring the terminal's bell
+    when our turn begins."""
     from prompt_toolkit.application import create_app_session
 
     app_session = (
@@ -266,13 +283,14 @@ def run_shell(
         else contextlib.nullcontext()
     )
     with app_session:
-        return asyncio.run(_bridge(start, on_event, unicode, before_prompt, on_table))
+        return asyncio.run(_bridge(start, on_event, unicode, bell, before_prompt, on_table))
 
 
 async def _bridge(
     start: Any,
     on_event: Callable[[Any], None],
     unicode: bool,
+    bell: bool,
     before_prompt: Any,
     on_table: Callable[[Table], None] | None,
 ) -> tuple[Any, Table | None]:
@@ -285,7 +303,7 @@ async def _bridge(
     box: dict[str, Any] = {}
 
     def session_ready(session: SessionView) -> None:
-        table = net_table(session, unicode=unicode)
+        table = net_table(session, unicode=unicode, bell=bell)
         table.schedule = loop.call_soon
         box["table"] = table
         if on_table is not None:

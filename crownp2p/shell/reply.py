@@ -17,6 +17,7 @@ class Reply:
     redraw: bool = False
     quit: bool = False
     news: Any = None  # styled lines of what happened in the game (render.news), if any
+    bell: bool = False  # ring the terminal's bell: a networked turn has become ours
 
 
 @dataclass(frozen=True)

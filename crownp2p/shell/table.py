@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.board import parse_square
 from ..core.decisions import Decision
-from ..core.game import CHANCE, Game, Moment
+from ..core.game import CHANCE, Game, Moment, Passed
 from ..core.record import Record, Step
 from . import render
 from .parser import InputError, normal, parse_input, unit_names, why_not
 from .reply import Reply, ShellCommand
 from .toolbar import table_toolbar
+from .turns import players_turn, renumbered
 
 if TYPE_CHECKING:
     from .completer import DecisionCompleter
@@ -118,6 +119,43 @@ class TurnTally:
         return dict(self.counts)
 
 
+def ended_by_itself(passed: Passed) -> str:
+    """Why one of the person's phases ended without their `end`."""
+    why = {
+        ("order", True): "No orders left",
+        ("order", False): "Nothing you can order",
+        ("action", True): "No actions left",
+        ("action", False): "Nothing you can play or train",
+        ("buy", True): "No buys left",
+        ("buy", False): "Nothing you can afford",
+    }[passed.phase, passed.used_up]
+    what = "your turn" if passed.phase == "buy" else f"your {passed.phase} phase"
+    return f"{why}: {what} ends."
+
+
+def dropped(lines: list[str], turn: int) -> str:
+    """One sentence for lines typed for a turn that is over."""
+    count = f"{len(lines)} line{'s' if len(lines) > 1 else ''}"
+    typed = ", ".join(f"`{line.strip()}`" for line in lines)
+    return f"Dropped {count} typed for turn {turn}: {typed}."
+
+
+def coming_outcome_line(game: Game, seat: int, winner: int | None) -> str:
+    """The outcome the end of this turn will bring, said to ``seat`` as soon as it shows."""
+    mine = game.active == seat
+    ends = "when this turn ends" + (" (end your turn to finish)" if mine else "")
+    if winner is None:
+        return f"No side has a Sovereign left on the board: the game is drawn {ends}."
+    if winner == render.side_of(game, seat):
+        losers = sorted(
+            {game.side_name(render.side_of(game, s)) for s in game.rules.seating.seats}
+            - {game.side_name(winner)}
+        )
+        line = f"{' and '.join(losers)} has no Sovereign left on the board: you win {ends}."
+        return line[0].upper() + line[1:]
+    return f"You have no Sovereign left on the board: {game.side_name(winner)} wins {ends}."
+
+
 def marked_squares(decision: Decision) -> list[int]:
     """The squares a decision touches, to highlight as the last move."""
     out = []
@@ -140,12 +178,21 @@ class Table:
         self.leaving = False  # the person has left (the terminal is closed)
         self.treasure_all = False  # `treasure all`: the next Treasure is the person's answer
         self.ahead: list[str] = []  # lines typed while our last decision was on its way
+        self.ahead_turn = 0  # the turn they were typed in
         # How to tell the terminal later (the terminal passes its loop's call_soon, so that
         # many steps in a row make one redraw); by default at once.
         self.schedule: Callable[[Callable[[], None]], Any] | None = None
         self._listeners: list[Callable[[Reply], None]] = []
         self._told: list[str] = []  # lines to say with the next news from outside
         self._news_due = False
+        # The person's turn that ended by itself since they last saw the screen: a line typed
+        # before they saw it was meant for that turn, and is dropped. The terminal's loop
+        # sets ``typing_ahead`` when the next line was waiting before the screen was shown.
+        self.ended_unseen: int | None = None
+        self.typing_ahead = False
+        self.your_turn_note = False  # the toolbar says our networked turn has begun
+        self._bell_due = False
+        self._decided_told = -1  # the turn whose coming outcome we said
         self.follow(driver.game)
         driver.start(self)
 
@@ -187,6 +234,8 @@ class Table:
         self.marks: list[int] = []
         self.steps_seen = 0
         self.shown = len(game.log)  # log lines already told
+        self._passed = len(game.passed)  # phases ended by themselves, already noted
+        self._asides: list[tuple[int, str]] = []  # (log index, sentence) to tell before it
 
     def observe(self, game: Game, step: Step) -> None:
         """``step`` has just been applied to ``game`` (the person's, another seat's,
@@ -202,12 +251,30 @@ class Table:
 
     def _saw(self, step: Step) -> None:
         self.steps_seen += 1
+        self._note_passed()
         if step.seat == CHANCE:
             return
         self.marks = marked_squares(step.decision)
         if step.seat != self.seat and self.ahead:
             # Typed ahead for a position that is gone: another seat decides now.
-            self._told.extend(f"Not played: `{line}` (the turn moved on)." for line in self.ahead)
+            self._drop_ahead()
+
+    def _note_passed(self) -> None:
+        """Say where one of our phases ended by itself, and why; a turn that did so takes
+        the lines typed for it along."""
+        game = self.game
+        for passed in game.passed[self._passed :]:
+            if passed.seat != self.seat:
+                continue
+            self._asides.append((passed.at, ended_by_itself(passed)))
+            if passed.phase == "buy":
+                self.ended_unseen = players_turn(game.rules, passed.turn)
+                self._drop_ahead()
+        self._passed = len(game.passed)
+
+    def _drop_ahead(self) -> None:
+        if self.ahead:
+            self._told.append(dropped(self.ahead, self.ahead_turn))
             self.ahead.clear()
 
     def decide(self, game: Game, seat: int) -> Decision | None:
@@ -263,23 +330,52 @@ class Table:
         self._news_due = False
         if self.leaving:  # the shell has closed: nothing more to show
             return
-        lines, self._told = self._told, []
-        self.notify(self.news_reply(lines))
+        self.notify(self.news_reply())
+        self.ended_unseen = None  # it is on the screen now
 
     def news(self) -> list[str]:
-        lines = self.game.log[self.shown :]
-        self.shown = len(self.game.log)
-        return lines
+        """The log lines not told yet, with what we say about them where it belongs."""
+        log, start = self.game.log, self.shown
+        asides, self._asides = self._asides, []
+        lines = [text for at, text in asides if at < start]
+        for at, line in enumerate(log[start:], start):
+            lines += [text for where, text in asides if where == at]
+            lines.append(line)
+        lines += [text for at, text in asides if at >= max(len(log), start)]
+        self.shown = len(log)
+        return [renumbered(self.game, line) for line in lines]
 
     def news_reply(self, lines: list[str] | None = None) -> Reply:
+        """The news, after ``lines`` and what waited to be said."""
         told = self.news()
-        reply = Reply(list(lines or []), redraw=True)
+        said, self._told = [*self._told, *(lines or [])], []
+        reply = Reply(said, redraw=True)
         if told:
             reply.news = render.news(told, self.seat, self.game, self.unicode)
+        reply.bell, self._bell_due = self._bell_due, False
         if self.game.over:
             reply.lines.append(render.outcome_line(self.game, self.seat))
             reply.lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
+        else:
+            reply.lines += self._coming_outcome()
         return reply
+
+    def turn_begins(self, *, bell: bool) -> None:
+        """Our turn has begun at a networked table: the toolbar says so until the person
+        types, and the terminal rings its bell (unless ``bell`` is off: `--quiet`)."""
+        self.your_turn_note = True
+        self._bell_due = bell
+        self.tell()
+
+    def _coming_outcome(self) -> list[str]:
+        """Once a side has no Sovereign left, the end of this turn decides the game (the
+        turn is played out: docs/rulings.md, call 7): say so once, at once."""
+        game = self.game
+        over, winner = game.rules.outcome(game)
+        if not over or self._decided_told == game.turn:
+            return []
+        self._decided_told = game.turn
+        return [coming_outcome_line(game, self.seat, winner)]
 
     def opening(self) -> Reply:
         """What to say before the first prompt: who is who, and what happened already."""
@@ -333,6 +429,7 @@ class Table:
             over=self.over,
             unicode=self.unicode,
             clock=self.driver.clock(),
+            note="your turn now" if self.your_turn_note and not self.over else None,
         )
 
     def message(self) -> str:
@@ -371,10 +468,19 @@ class Table:
         if first == "undo" and first not in self.commands:  # a solo habit: say why
             return Reply([NO_UNDO])
         command = self.commands.get(first)
+        ahead, self.typing_ahead = self.typing_ahead, False
+        self.your_turn_note = False
+        if not ahead:  # typed with the screen in sight
+            self.ended_unseen = None
+        elif command is None and self.ended_unseen is not None and not self.over:
+            # Typed before the person saw their turn end by itself: it was meant for that turn.
+            return Reply([dropped([line], self.ended_unseen)])
         if command is None and self.waiting and not self.over:
             # Our last decision is still on its way (or `treasure all` is playing, or earlier
             # lines wait): keep the line, in order, and read it against the position it was
             # typed for, once we are asked again (type-ahead).
+            if not self.ahead:
+                self.ahead_turn = players_turn(self.rules, self.game.turn)
             self.ahead.append(line)
             return Reply()
         if command is not None and not self._is_decision(line):

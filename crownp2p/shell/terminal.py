@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from .render import Fragments, plain
 from .reply import Reply
+from .typeahead import keys_waiting, lines_waiting
 
 LEAVING = "Leaving the game."
 INTERNAL_ERROR = 70  # EX_SOFTWARE
@@ -86,6 +87,8 @@ def _lines(shell: Any, src: TextIO, out: TextIO) -> int:
     _print_reply(shell.opening(), out)
     print(plain(shell.screen(width)), file=out)
     while True:
+        if hasattr(shell, "typing_ahead"):  # a table tells lines typed ahead apart
+            shell.typing_ahead = lines_waiting(src)
         print(shell.message(), end="", file=out, flush=True)
         line = src.readline()
         if not line:
@@ -168,10 +171,17 @@ class Screen:
         )
 
     def reply(self, reply: Reply) -> None:
+        if reply.bell:
+            self.bell()
         if reply.news:
             self.print(reply.news)
         for line in reply.lines:
             self.print([("", line)])
+
+    def bell(self) -> None:
+        from prompt_toolkit.application.current import get_app_session
+
+        (self.output or get_app_session().output).bell()
 
     def from_outside(self, reply: Reply) -> None:
         """A reply that arrived while the prompt is up (a peer's move): print it above the
@@ -237,6 +247,8 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
     fit_menu(session.layout)
     screen.reply(shell.opening())
     while True:
+        if hasattr(shell, "typing_ahead"):  # a table tells lines typed ahead apart
+            shell.typing_ahead = keys_waiting(session.input)
         if before_prompt is not None:
             before_prompt(shell)
         try:

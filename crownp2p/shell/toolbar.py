@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..core.game import Game
 from .render import Fragments
+from .turns import players_turn
 
 PHASES = ("order", "action", "buy")
 CLOCK_LOW = 30.0  # seconds left on a decision clock from which the toolbar shows it
@@ -30,10 +31,12 @@ def table_toolbar(
     over: bool = False,
     unicode: bool = True,
     clock: tuple[int, float] | None = None,
+    note: str | None = None,
 ) -> Fragments:
     """The toolbar for ``seat`` at a table, as much of it as fits in ``width`` columns.
     ``over``: the table has ended a game the engine has not (a resignation, a forfeit).
-    ``clock``: the seat whose decision clock runs, and the seconds left on it."""
+    ``clock``: the seat whose decision clock runs, and the seconds left on it. ``note``: a
+    word to catch the eye first (a networked turn that has just become ours)."""
     dot = " · " if unicode else " | "
     if game.over or over:
         result = ""
@@ -57,7 +60,8 @@ def table_toolbar(
         ("", " "),
     ]
     full: Fragments = [
-        ("class:bottom-toolbar.turn", f" turn {game.turn}: {whose}"),
+        *([("class:bottom-toolbar.key", f" {note} ")] if note else []),
+        ("class:bottom-toolbar.turn", f" turn {players_turn(game.rules, game.turn)}: {whose}"),
         ("", f"{dot}{phase} phase{dot}"),
         ("", counts),
     ]

@@ -40,6 +40,21 @@ def verify_out(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str
     return status, capsys.readouterr().out.strip()
 
 
+def ok_line(path: Path) -> str:
+    """What verify says of the record at ``path`` when it holds."""
+    record = Record.load(path)
+    seeds = sum(1 for step in record.steps if step.seat == CHANCE)
+    how = (
+        "each proven by its commit-reveal round"
+        if record.game_id is not None
+        else "drawn in one process (no commit-reveal rounds to check)"
+    )
+    return (
+        f"OK: {len(record.steps)} steps replayed, the start's and every step's state hash"
+        f" matched; {seeds} chance seeds, {how}."
+    )
+
+
 def chance_step(record: Record, round_: int) -> Step:
     return [step for step in record.steps if step.seat == CHANCE][round_ - 1]
 
@@ -50,7 +65,8 @@ def test_both_peers_records_prove_every_seed(played, rules2, capsys) -> None:
         rounds = [step for step in record.steps if step.seat == CHANCE]
         assert len(rounds) >= 3 and all(step.proof is not None for step in rounds)
         assert unproven_round(record, [0, 1]) is None
-        assert verify_out(path, capsys) == (0, "OK")
+        assert verify_out(path, capsys) == (0, ok_line(path))
+        assert "commit-reveal round." in ok_line(path)
     host, join = (Record.load(p) for p in played.values())
     assert [s.proof for s in host.steps] == [s.proof for s in join.steps]  # the same rounds
 
@@ -111,7 +127,8 @@ def test_a_solo_record_says_its_seeds_were_drawn_in_one_process(rules2, tmp_path
     result.record.save(path)
     head = json.loads(path.read_text().splitlines()[0])
     assert head["seeds"] == "local" and "game_id" not in head
-    assert verify_out(path, capsys) == (0, "OK")
+    assert verify_out(path, capsys) == (0, ok_line(path))
+    assert "drawn in one process" in ok_line(path)
 
 
 def test_a_version_1_record_is_verified_but_not_resumed(played, tmp_path, capsys) -> None:
@@ -121,7 +138,7 @@ def test_a_version_1_record_is_verified_but_not_resumed(played, tmp_path, capsys
     path = tmp_path / "old.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in [{**head, "version": 1}, *steps]))
     assert Record.load(path).game_id is None
-    assert verify_out(path, capsys) == (0, "OK")
+    assert verify_out(path, capsys) == (0, ok_line(path))
     session_path(path).write_bytes(session_path(played[0]).read_bytes())
     with pytest.raises(JournalError, match="keeps no commit-reveal rounds"):
         load(path)
