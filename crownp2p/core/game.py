@@ -140,7 +140,11 @@ class Game(Mechanics):
         return seen
 
     def clone(self) -> Game:
-        return Game.from_json(self.rules, self.to_json())
+        """An independent copy that plays on alone: equal state hash, the same legal decisions
+        in the same order, and nothing shared that either one changes."""
+        copy = self.copy()
+        copy._legal = None
+        return copy
 
     # ================================================================ turn flow
 
@@ -175,6 +179,12 @@ class Game(Mechanics):
 
     def _advance_phase(self) -> bool:
         """Move past a phase in which nothing at all can be done; False when a prompt waits."""
+        if self._skip_empty_phase():
+            self._legal = None  # listed for the phase just left
+            return True
+        return False
+
+    def _skip_empty_phase(self) -> bool:
         turn = self.this_turn
         if turn.phase == ORDER and (turn.orders == 0 or self._only_end()):
             self._end_orders()

@@ -129,13 +129,15 @@ class Mechanics(GameState):
         return None
 
     def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
-        """The unit types in the Barracks; for an order, less those an order put back there
-        this turn (a unit takes one order a turn)."""
+        """The unit types in the Barracks, by name; for an order, less those an order put back
+        there this turn (a unit takes one order a turn). By name, not in the order they came:
+        the Barracks is saved (and hashed) by name, so a restored game lists the same."""
         kinds = self.position.barracks[seat]
+        by_name = sorted(distinct(kinds), key=lambda k: k.name)
         recalled = self.this_turn.recalled
         if not as_order or not recalled:
-            return distinct(kinds)
-        return [k for k in distinct(kinds) if kinds.count(k) > recalled.count(k.name)]
+            return by_name
+        return [k for k in by_name if kinds.count(k) > recalled.count(k.name)]
 
     def hand_names(self, seat: int) -> list[str]:
         """The different card names in a hand, in hand order."""

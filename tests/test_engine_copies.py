@@ -1,0 +1,106 @@
+"""What a search needs of a copy: ``Game.clone()`` hashes equal and plays on alone, and the legal
+decisions come in the same order after a clone, a save and restore, and a replay."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crownp2p.bots import make_bot
+from crownp2p.core.decisions import Decision
+from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.record import Record
+from crownp2p.core.rules import Rules
+from crownp2p.core.setup import NAMED_SUPPLIES, Setup
+from crownp2p.core.shuffle import SeedSource
+from crownp2p.packs import load
+
+CATALOG = load()
+STANDARD = CATALOG.rules("standard")
+TEAM = CATALOG.rules("team")
+MAX_TURNS = 40
+
+
+def games() -> list[tuple[Rules, Setup]]:
+    named = [Setup(piles=piles) for piles in list(NAMED_SUPPLIES.values())[:3]]
+    team = [CATALOG.setup("tournament-3", variant="team", options=("conscript", "advisor"))]
+    return [(STANDARD, s) for s in [Setup(), *named]] + [(TEAM, s) for s in team]
+
+
+def play(rules: Rules, setup: Setup, seed: int) -> Record:
+    """A whole seeded game between random bots, to the turn cap."""
+    game = Game(rules, setup)
+    seeds = SeedSource(seed)
+    bots = [make_bot("random", f"{seed}:{s}") for s in rules.seating.seats]
+    record = Record.begin(game)
+    while not game.over and game.turn <= MAX_TURNS:
+        seat = game.prompt().seat
+        decision = ("seed", seeds.next_seed()) if seat == CHANCE else bots[seat].decide(game, seat)
+        assert decision is not None
+        record.apply(game, decision)
+    return record
+
+
+@cache
+def positions() -> list[tuple[Rules, dict[str, Any]]]:
+    """Every 7th decision point of one game per setup, as explicit states (so the positions
+    come from real games without going through ``clone``)."""
+    out = []
+    for seed, (rules, setup) in enumerate(games()):
+        for step, (game, _) in enumerate(play(rules, setup, seed).replay(rules)):
+            if step % 7 == 0:
+                out.append((rules, game.to_json()))
+    return out
+
+
+def choose(game: Game, pick: int) -> Decision:
+    if game.prompt().seat == CHANCE:
+        return ("seed", f"{pick:064x}")
+    legal = game.legal()
+    return legal[pick % len(legal)]
+
+
+def fingerprint(game: Game) -> tuple[str, list[str], list[Decision]]:
+    return game.state_hash(), list(game.log), game.legal()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_a_clone_hashes_equal_and_plays_on_alone(data: st.DataObject) -> None:
+    rules, state = data.draw(st.sampled_from(positions()))
+    original = Game.from_json(rules, state)
+    reference = Game.from_json(rules, state)  # plays the clone's decisions the slow way
+    clone = original.clone()
+    assert fingerprint(clone) == fingerprint(original)
+    before = fingerprint(original)
+    for pick in data.draw(st.lists(st.integers(0, 1000), min_size=1, max_size=8)):
+        if clone.over:
+            break
+        decision = choose(clone, pick)
+        clone.apply(decision)
+        reference.apply(decision)
+        assert fingerprint(clone) == fingerprint(reference)
+        assert fingerprint(original) == before
+    # And the other way round: the original playing on leaves the clone as it was.
+    after = fingerprint(clone)
+    if not original.over:
+        original.apply(choose(original, data.draw(st.integers(0, 1000))))
+        assert fingerprint(clone) == after
+
+
+def test_legal_keeps_its_order_after_a_clone_a_restore_and_a_replay() -> None:
+    for seed, (rules, setup) in enumerate(games()):
+        record = play(rules, setup, 100 + seed)
+        live = Game(rules, setup)
+        replayed = record.replay(rules)
+        next(replayed)
+        for step in record.steps:
+            legal = live.legal()
+            assert live.clone().legal() == legal, step.seq
+            assert Game.from_json(rules, live.to_json()).legal() == legal, step.seq
+            live.apply(step.decision)
+            game, _ = next(replayed)
+            assert game.legal() == live.legal(), step.seq
