@@ -17,7 +17,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .board import SIZE, SQUARES, file_of, on_board, rank_of, relative_rank, square, square_name
+from .board import (
+    SIZE,
+    SQUARE_NAMES,
+    SQUARES,
+    file_of,
+    on_board,
+    rank_of,
+    relative_rank,
+    square,
+)
 
 EMPTY, TARGET, OWN, BLOCKED = 0, 1, 2, 3
 
@@ -79,8 +88,9 @@ class UnitMove(NamedTuple):
 def move_decision(move: UnitMove) -> tuple[str, ...]:
     """The decision that stands for ``move``: ``march e2 e4``; an Oracle's attack names the
     square it captures on."""
-    key = move.to if move.to != move.frm or not move.captures else move.captures[0]
-    return (move.kind, square_name(move.frm), square_name(key))
+    kind, frm, to, captures = move
+    key = to if to != frm or not captures else captures[0]
+    return (kind, SQUARE_NAMES[frm], SQUARE_NAMES[key])
 
 
 FORWARDS = (1, -1)
@@ -131,17 +141,20 @@ class Leap(Mover):
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_table", _leaps(self.offsets))
+        def build(sq: int, fw: int) -> tuple[tuple[int, UnitMove | None, UnitMove | None], ...]:
+            return tuple(_ready_moves(self.mode, sq, t) for t in _leaps(self.offsets)[fw][sq])
+
+        object.__setattr__(self, "_table", _per_square(build))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
-        march, attack = self.mode & MARCH, self.mode & ATTACK
-        for t in self._table[forward][frm]:
+        add = out.append
+        for t, march, attack in self._table[forward][frm]:
             c = occ[t]
             if c == EMPTY:
                 if march:
-                    out.append(UnitMove("march", frm, t))
+                    add(march)
             elif c == TARGET and attack:
-                out.append(UnitMove("attack", frm, t, (t,)))
+                add(attack)
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,37 +175,48 @@ class Ride(Mover):
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_table", _per_square(self._rays))
+        def build(sq: int, fw: int) -> tuple[tuple[Any, ...], ...]:
+            return tuple(
+                tuple(self._ready(sq, t, distance) for distance, t in enumerate(ray, 1))
+                for ray in self._rays(sq, fw)
+            )
+
+        object.__setattr__(self, "_table", _per_square(build))
 
     def _rays(self, sq: int, fw: int) -> tuple[tuple[int, ...], ...]:
         rays = (_ray(sq, d, fw, self.reach) for d in self.directions)
         return tuple(ray for ray in rays if ray)
 
+    def _ready(self, frm: int, t: int, distance: int) -> tuple[int, Any, Any]:
+        """Square ``t`` of a ray with the march and attack that end there (None: not allowed
+        at this distance)."""
+        if distance < self.nearest:
+            return t, None, None
+        t, march, attack = _ready_moves(self.mode, frm, t)
+        if attack and self.in_place:
+            attack = UnitMove("attack", frm, frm, (t,))
+        return t, march, attack
+
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
-        march, attack = self.mode & MARCH, self.mode & ATTACK
-        nearest = self.nearest
         add = out.append
-        if nearest == 1 and march and attack and not self.in_place:  # the common case, faster
-            for ray in self._table[forward][frm]:
-                for t in ray:
-                    c = occ[t]
-                    if c == EMPTY:
-                        add(UnitMove("march", frm, t))
-                        continue
-                    if c == TARGET:
-                        add(UnitMove("attack", frm, t, (t,)))
-                    break
-            return
         for ray in self._table[forward][frm]:
-            for distance, t in enumerate(ray, 1):
+            for t, march, attack in ray:
                 c = occ[t]
                 if c == EMPTY:
-                    if march and distance >= nearest:
-                        add(UnitMove("march", frm, t))
+                    if march:
+                        add(march)
                     continue
-                if c == TARGET and attack and distance >= nearest:
-                    add(UnitMove("attack", frm, frm if self.in_place else t, (t,)))
+                if c == TARGET and attack:
+                    add(attack)
                 break
+
+
+def _ready_moves(mode: int, frm: int, t: int) -> tuple[int, UnitMove | None, UnitMove | None]:
+    """The march and the attack from ``frm`` to ``t`` a mover of ``mode`` may make, built once
+    when the mover is (moves are values: generation hands out the same ones every time)."""
+    march = UnitMove("march", frm, t) if mode & MARCH else None
+    attack = UnitMove("attack", frm, t, (t,)) if mode & ATTACK else None
+    return t, march, attack
 
 
 @dataclass(frozen=True, eq=False)

@@ -144,11 +144,9 @@ class Position:
 
     def deploy_squares(self, seat: int, kind: UnitType) -> list[int]:
         """Empty squares of the seat's first rank, and of its second for a Foot unit."""
-        forward = self.seating.forward(seat)
-        ranks = (0, 1) if kind.is_foot else (0,)
-        return [
-            sq for sq in SQUARES if self.board[sq] is None and relative_rank(sq, forward) in ranks
-        ]
+        board = self.board
+        home = _HOME_RANKS[self.seating.forward(seat), kind.is_foot]
+        return [sq for sq in home if board[sq] is None]
 
     def is_last_rank(self, sq: int, seat: int) -> bool:
         return relative_rank(sq, self.seating.forward(seat)) == SIZE - 1
@@ -262,6 +260,16 @@ class Position:
 
     def __str__(self) -> str:
         return self.fen()
+
+
+# The squares a unit may be deployed on when empty, by forward sign and "is a Foot unit".
+_HOME_RANKS = {
+    (forward, foot): tuple(
+        sq for sq in SQUARES if relative_rank(sq, forward) in ((0, 1) if foot else (0,))
+    )
+    for forward in (1, -1)
+    for foot in (True, False)
+}
 
 
 def _read_seat(text: str, seating: Seating) -> int:
