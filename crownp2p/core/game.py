@@ -26,7 +26,7 @@ from .decisions import Decision, IllegalDecision, decision_text, not_possible
 from .keys import TREASURES_BEFORE
 from .mechanics import Mechanics, distinct
 from .movement import move_decision
-from .position import FROZEN_NOW, Unit
+from .position import FROZEN_NOW, AttackMap, Unit
 from .rules import Rules
 from .setup import Setup
 from .shuffle import choose_indices, parse_seed, shuffle
@@ -59,6 +59,7 @@ class Game(Mechanics):
 
     def __init__(self, rules: Rules, setup: Setup | None = None, *, _empty: bool = False) -> None:
         super().__init__(rules, setup)
+        self._attacks: AttackMap | None = None  # attack_map() until the next decision
         if not _empty:
             self._start()
 
@@ -112,7 +113,16 @@ class Game(Mechanics):
             else:
                 self._apply_phase(decision, payload)
         self._legal = None
+        self._attacks = None
         self._run()
+
+    def attack_map(self) -> AttackMap:
+        """Which squares each side attacks and from where (:class:`~.position.AttackMap`), made
+        once per decision: "is this unit threatened", "is my Sovereign attacked" are then
+        look-ups. (For a search's evaluation and the screen's "under attack".)"""
+        if self._attacks is None:
+            self._attacks = self.position.attack_map()
+        return self._attacks
 
     def state_hash(self) -> str:
         """SHA-256 of the canonical encoding of the full state: equal on every machine."""

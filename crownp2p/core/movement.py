@@ -131,6 +131,11 @@ class Mover:
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
         raise NotImplementedError
 
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        """Append every square on which this mover could capture an enemy standing there (the
+        square's own unit, if any, taken for a capturable enemy; the rest of ``occ`` as it
+        is): what an attack map is made of. A mover that never captures appends nothing."""
+
 
 @dataclass(frozen=True, eq=False)
 class Leap(Mover):
@@ -155,6 +160,9 @@ class Leap(Mover):
                     add(march)
             elif c == TARGET and attack:
                 add(attack)
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        out.extend(t for t, _, attack in self._table[forward][frm] if attack)
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,6 +217,16 @@ class Ride(Mover):
                 if c == TARGET and attack:
                     add(attack)
                 break
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        if not self.mode & ATTACK:
+            return
+        for ray in self._table[forward][frm]:
+            for t, _, attack in ray:
+                if attack:
+                    out.append(t)
+                if occ[t] != EMPTY:
+                    break
 
 
 def _ready_moves(mode: int, frm: int, t: int) -> tuple[int, UnitMove | None, UnitMove | None]:
@@ -273,6 +291,17 @@ class StepThenRide(Mover):
                         out.append(UnitMove("attack", frm, u, (u,)))
                     break
 
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        for t, rays in self._table[forward][frm]:
+            out.append(t)
+            if occ[t] != EMPTY:
+                continue
+            for ray in rays:
+                for u in ray:
+                    out.append(u)
+                    if occ[u] != EMPTY:
+                        break
+
 
 @dataclass(frozen=True, eq=False)
 class KingSteps(Mover):
@@ -304,6 +333,22 @@ class KingSteps(Mover):
                     elif c == TARGET:
                         seen.add(t)
                         out.append(UnitMove("attack", frm, t, (t,)))
+            frontier = reached
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        table = self._table[forward]
+        seen = {frm}  # squares reached or attacked already
+        frontier = [frm]
+        for _ in range(self.steps):
+            reached = []
+            for here in frontier:
+                for t in table[here]:
+                    if t in seen:
+                        continue
+                    seen.add(t)
+                    out.append(t)
+                    if occ[t] == EMPTY:
+                        reached.append(t)
             frontier = reached
 
     def can_march_in_place(self, occ: Sequence[int], frm: int, forward: int) -> bool:
@@ -340,6 +385,17 @@ class DoubleLeap(Mover):
                     continue
                 seen.add(t)
 
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        table = self._table[forward]
+        seen = {frm}
+        for mid in table[frm]:
+            if occ[mid] != EMPTY:
+                continue
+            for t in table[mid]:
+                if t not in seen:
+                    seen.add(t)
+                    out.append(t)
+
 
 @dataclass(frozen=True, eq=False)
 class Charge(Mover):
@@ -366,6 +422,13 @@ class Charge(Mover):
                 elif c != EMPTY:
                     break
                 out.append(UnitMove("attack" if captured else "march", frm, t, captured))
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        for ray in self._table[forward][frm]:
+            for t in ray:
+                out.append(t)
+                if occ[t] != EMPTY and occ[t] != TARGET:  # it charges on through enemies
+                    break
 
 
 @dataclass(frozen=True, eq=False)

@@ -142,6 +142,34 @@ class Position:
         finally:
             self.board[to], self.board[frm] = displaced, unit
 
+    def attack_map(self) -> AttackMap:
+        """Which squares each side attacks, and from where (see :class:`AttackMap`)."""
+        sides = self.seating.sides
+        by_side: list[list[list[int]]] = [[[] for _ in SQUARES] for _ in range(max(sides) + 1)]
+        occ_of: dict[int, list[int]] = {}
+        attacked: list[int] = []
+        for sq, unit in enumerate(self.board):
+            if unit is None:
+                continue
+            owner = unit.owner
+            occ = occ_of.get(owner)
+            if occ is None:
+                occ = occ_of[owner] = self.occupancy(owner)
+            forward = self.seating.forward(owner)
+            for mover in unit.kind.movers:
+                mover.attacks(occ, sq, forward, attacked)
+            into = by_side[sides[owner]]
+            for t in attacked:
+                if sq not in into[t]:
+                    into[t].append(sq)
+            attacked.clear()
+        units = tuple(
+            None if u is None else (u.owner, not u.uncapturable, u.kind.is_sovereign)
+            for u in self.board
+        )
+        attackers = tuple(tuple(tuple(a) for a in side) for side in by_side)
+        return AttackMap(sides, units, attackers)
+
     def deploy_squares(self, seat: int, kind: UnitType) -> list[int]:
         """Empty squares of the seat's first rank, and of its second for a Foot unit."""
         board = self.board
@@ -260,6 +288,60 @@ class Position:
 
     def __str__(self) -> str:
         return self.fen()
+
+
+class AttackMap:
+    """Which squares each side attacks, and with which units, in one position: a square is
+    attacked by a unit when that unit could capture an enemy standing there by a normal attack
+    (whatever stands there now, so a side's own units count as defended). Every mover counts,
+    the odd ones too (the Oracle's capture from afar, the Charger's run, the Warlord's two
+    steps); who may order the unit this turn does not. Built by :meth:`Position.attack_map`,
+    it is a value: later moves do not change it (a game keeps one until its next decision,
+    ``Game.attack_map``)."""
+
+    def __init__(
+        self,
+        sides: tuple[int, ...],
+        units: tuple[tuple[int, bool, bool] | None, ...],
+        by_side: tuple[tuple[tuple[int, ...], ...], ...],
+    ) -> None:
+        self._sides = sides  # seat -> side
+        self._units = units  # square -> (owner, capturable, is a Sovereign), or None
+        self._by_side = by_side  # side -> square -> squares of that side's units attacking it
+
+    def attackers(self, side: int, sq: int) -> tuple[int, ...]:
+        """The squares of ``side``'s units that attack ``sq``, in board order."""
+        return self._by_side[side][sq]
+
+    def attacked(self, side: int) -> list[int]:
+        """Every square ``side`` attacks."""
+        return [sq for sq, by in enumerate(self._by_side[side]) if by]
+
+    def threatened(self, sq: int) -> bool:
+        """Could an enemy capture the unit on ``sq`` by a normal attack now? (False for an
+        empty square or an uncapturable unit.)"""
+        unit = self._units[sq]
+        if unit is None or not unit[1]:
+            return False
+        mine = self._sides[unit[0]]
+        return any(by[sq] for side, by in enumerate(self._by_side) if side != mine)
+
+    def under_attack(self, side: int) -> list[int]:
+        """The squares of ``side``'s units an enemy could capture now (for the other side:
+        the enemy units it can capture)."""
+        return [
+            sq
+            for sq, unit in enumerate(self._units)
+            if unit is not None and self._sides[unit[0]] == side and self.threatened(sq)
+        ]
+
+    def sovereign_attacked(self, seat: int) -> bool:
+        """Is a Sovereign of ``seat`` threatened?"""
+        return any(
+            self.threatened(sq)
+            for sq, unit in enumerate(self._units)
+            if unit is not None and unit[0] == seat and unit[2]
+        )
 
 
 # The squares a unit may be deployed on when empty, by forward sign and "is a Foot unit".
