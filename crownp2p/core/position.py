@@ -308,6 +308,14 @@ class AttackMap:
         self._sides = sides  # seat -> side
         self._units = units  # square -> (owner, capturable, is a Sovereign), or None
         self._by_side = by_side  # side -> square -> squares of that side's units attacking it
+        self._sovereigns = [
+            [
+                sq
+                for sq, unit in enumerate(units)
+                if unit is not None and unit[0] == seat and unit[2]
+            ]
+            for seat in range(len(sides))
+        ]
 
     def attackers(self, side: int, sq: int) -> tuple[int, ...]:
         """The squares of ``side``'s units that attack ``sq``, in board order."""
@@ -337,11 +345,7 @@ class AttackMap:
 
     def sovereign_attacked(self, seat: int) -> bool:
         """Is a Sovereign of ``seat`` threatened?"""
-        return any(
-            self.threatened(sq)
-            for sq, unit in enumerate(self._units)
-            if unit is not None and unit[0] == seat and unit[2]
-        )
+        return any(self.threatened(sq) for sq in self._sovereigns[seat])
 
 
 # The squares a unit may be deployed on when empty, by forward sign and "is a Foot unit".
