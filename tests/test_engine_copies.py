@@ -56,6 +56,10 @@ def test_legal_keeps_its_order_after_a_clone_a_restore_and_a_replay() -> None:
             legal = live.legal()
             assert live.clone().legal() == legal, step.seq
             assert Game.from_json(rules, live.to_json()).legal() == legal, step.seq
+            unlisted = Game.from_json(rules, live.to_json())  # decides without legal()
+            unlisted.apply(step.decision)
             live.apply(step.decision)
             game, _ = next(replayed)
             assert game.legal() == live.legal(), step.seq
+            assert unlisted.state_hash() == live.state_hash()
+            assert unlisted.legal() == live.legal(), step.seq
