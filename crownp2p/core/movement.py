@@ -134,7 +134,8 @@ class Mover:
     def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
         """Append every square on which this mover could capture an enemy standing there (the
         square's own unit, if any, taken for a capturable enemy; the rest of ``occ`` as it
-        is): what an attack map is made of. A mover that never captures appends nothing."""
+        is): what an attack map is made of."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, eq=False)
@@ -439,3 +440,6 @@ class SwapWithOwn(Mover):
         for t in SQUARES:
             if occ[t] == OWN and t != frm:
                 out.append(UnitMove("swap", frm, t))
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        """It never captures."""
