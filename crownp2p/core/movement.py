@@ -13,7 +13,7 @@ enemy that cannot be captured). Movers append :class:`UnitMove` values to ``out`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -317,6 +317,18 @@ class KingSteps(Mover):
         object.__setattr__(self, "_table", _leaps(KING_STEPS))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        for t, c in self._walk(occ, frm, forward):
+            if c == EMPTY:
+                out.append(UnitMove("march", frm, t))
+            elif c == TARGET:
+                out.append(UnitMove("attack", frm, t, (t,)))
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        out.extend(t for t, _ in self._walk(occ, frm, forward))
+
+    def _walk(self, occ: Sequence[int], frm: int, forward: int) -> Iterator[tuple[int, int]]:
+        """Every square within ``steps`` king steps by way of empty squares, once, nearest
+        first, with what stands there."""
         table = self._table[forward]
         seen = {frm}
         frontier = [frm]
@@ -326,29 +338,10 @@ class KingSteps(Mover):
                 for t in table[here]:
                     if t in seen:
                         continue
-                    c = occ[t]
-                    if c == EMPTY:
-                        seen.add(t)
-                        reached.append(t)
-                        out.append(UnitMove("march", frm, t))
-                    elif c == TARGET:
-                        seen.add(t)
-                        out.append(UnitMove("attack", frm, t, (t,)))
-            frontier = reached
-
-    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
-        table = self._table[forward]
-        seen = {frm}  # squares reached or attacked already
-        frontier = [frm]
-        for _ in range(self.steps):
-            reached = []
-            for here in frontier:
-                for t in table[here]:
-                    if t in seen:
-                        continue
                     seen.add(t)
-                    out.append(t)
-                    if occ[t] == EMPTY:
+                    c = occ[t]
+                    yield t, c
+                    if c == EMPTY:
                         reached.append(t)
             frontier = reached
 
@@ -369,24 +362,18 @@ class DoubleLeap(Mover):
         object.__setattr__(self, "_table", _leaps(self.offsets))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
-        table = self._table[forward]
-        seen = {frm}
-        for mid in table[frm]:
-            if occ[mid] != EMPTY:
-                continue
-            for t in table[mid]:
-                if t in seen:
-                    continue
-                c = occ[t]
-                if c == EMPTY:
-                    out.append(UnitMove("march", frm, t))
-                elif c == TARGET:
-                    out.append(UnitMove("attack", frm, t, (t,)))
-                else:
-                    continue
-                seen.add(t)
+        for t in self._landings(occ, frm, forward):
+            c = occ[t]
+            if c == EMPTY:
+                out.append(UnitMove("march", frm, t))
+            elif c == TARGET:
+                out.append(UnitMove("attack", frm, t, (t,)))
 
     def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        out.extend(self._landings(occ, frm, forward))
+
+    def _landings(self, occ: Sequence[int], frm: int, forward: int) -> Iterator[int]:
+        """Every square the second leap reaches, once, but the start."""
         table = self._table[forward]
         seen = {frm}
         for mid in table[frm]:
@@ -395,7 +382,7 @@ class DoubleLeap(Mover):
             for t in table[mid]:
                 if t not in seen:
                     seen.add(t)
-                    out.append(t)
+                    yield t
 
 
 @dataclass(frozen=True, eq=False)
