@@ -118,7 +118,8 @@ class GameState:
     def copy(self: S) -> S:
         """An independent copy of the game's data, structure by structure (no encoding): what
         a search clones thousands of times a second. Attributes a subclass adds (the rules, a
-        cache) are shared; each one that holds mutable game data is copied here."""
+        cache) are shared; each one that holds mutable game data is copied here. A game is
+        copied by ``Game.clone``, which also drops the engine's caches."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.position = self.position.copy()
