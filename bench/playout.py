@@ -5,8 +5,8 @@
 Plays random-vs-random and greedy-vs-greedy games on the first-game Supply in this process, on
 core's ``Play`` loop. "Engine" time is the play loop's time less the bots' thinking and the
 seed chain: ``legal()`` and ``apply()`` (what a peer or a bot pays for the rules) and the loop
-itself; games per second includes the bots' thinking. Goal: at least 10,000 engine
-decisions per second. The last line is JSON.
+itself; games per second includes the bots' thinking. Goal (issue 14, what a search needs): at
+least 60,000 engine decisions per second. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from crownp2p.core.record import Step
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
 
-GOAL = 10_000
+GOAL = 60_000  # issue 14: what a search that beats greedy needs
 
 
 class Timed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol
 
 from .keys import Key
@@ -58,9 +59,17 @@ class CardType:
     def is_training_card(self) -> bool:
         return any(e.kind == TRAINING for e in self.effects)
 
-    def effect_numbers(self, kind: str) -> list[int]:
+    def effect_numbers(self, kind: str) -> tuple[int, ...]:
         """1-based numbers of this card's effects of ``kind``."""
-        return [i + 1 for i, e in enumerate(self.effects) if e.kind == kind]
+        return self._numbers.get(kind, ())
+
+    @cached_property
+    def _numbers(self) -> dict[str, tuple[int, ...]]:
+        # Asked for every card in hand each time the legal decisions are listed.
+        return {
+            kind: tuple(i + 1 for i, e in enumerate(self.effects) if e.kind == kind)
+            for kind in EFFECT_KINDS
+        }
 
 
 class CardRegistry:
@@ -68,6 +77,9 @@ class CardRegistry:
 
     def __init__(self, cards: Iterable[CardType] = ()) -> None:
         self._by_key: dict[str, CardType] = {}
+        # The engine asks by the card's own name hundreds of thousands of times in a search:
+        # that name is found as it is, without normalising it first.
+        self._by_name: dict[str, CardType] = {}
         for c in cards:
             self.register(c)
 
@@ -76,8 +88,12 @@ class CardRegistry:
         if key in self._by_key:
             raise ValueError(f"a card named {card.name!r} is already registered")
         self._by_key[key] = card
+        self._by_name[card.name] = card
 
     def get(self, name: str) -> CardType:
+        card = self._by_name.get(name)
+        if card is not None:
+            return card
         try:
             return self._by_key[name.strip().lower()]
         except KeyError:

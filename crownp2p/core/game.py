@@ -14,6 +14,7 @@ data that can be hashed, saved and restored.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -26,7 +27,7 @@ from .decisions import Decision, IllegalDecision, decision_text, not_possible
 from .keys import TREASURES_BEFORE
 from .mechanics import Mechanics, distinct
 from .movement import move_decision
-from .position import FROZEN_NOW, Unit
+from .position import FROZEN_NOW, AttackMap, Unit
 from .rules import Rules
 from .setup import Setup
 from .shuffle import choose_indices, parse_seed, shuffle
@@ -73,6 +74,9 @@ class Game(Mechanics):
     def __init__(self, rules: Rules, setup: Setup | None = None, *, _empty: bool = False) -> None:
         super().__init__(rules, setup)
         self.passed: list[Passed] = []  # every phase ended by itself, in order
+        self._attacks: AttackMap | None = None  # attack_map() until the next decision
+        # The phase's decisions not listed yet (see _only_end).
+        self._unlisted: Iterator[tuple[Decision, Any]] | None = None
         if not _empty:
             self._start()
 
@@ -106,7 +110,7 @@ class Game(Mechanics):
         return list(self._legal_map())
 
     def is_legal(self, decision: Decision) -> bool:
-        return tuple(decision) in self._legal_map()
+        return self._lookup(tuple(decision))[0]
 
     def apply(self, decision: Decision) -> None:
         decision = tuple(decision)
@@ -115,18 +119,26 @@ class Game(Mechanics):
         if self.chance is not None:
             self._apply_chance(decision)
         else:
-            legal = self._legal_map()
-            if decision not in legal:
+            legal, payload = self._lookup(decision)
+            if not legal:
                 raise IllegalDecision(self.why_illegal(decision))
-            payload = legal[decision]
             if self.stack:
                 frame = self.stack[-1]
                 if self._step(frame).choose(self, frame, decision, payload):
                     frame.pc += 1
             else:
                 self._apply_phase(decision, payload)
-        self._legal = None
+        self._forget_legal()
+        self._attacks = None
         self._run()
+
+    def attack_map(self) -> AttackMap:
+        """Which squares each side attacks and from where (:class:`~.position.AttackMap`), made
+        once per decision: "is this unit threatened", "is my Sovereign attacked" are then
+        look-ups. (For a search's evaluation and the screen's "under attack".)"""
+        if self._attacks is None:
+            self._attacks = self.position.attack_map()
+        return self._attacks
 
     def state_hash(self) -> str:
         """SHA-256 of the canonical encoding of the full state: equal on every machine."""
@@ -154,7 +166,12 @@ class Game(Mechanics):
         return seen
 
     def clone(self) -> Game:
-        return Game.from_json(self.rules, self.to_json())
+        """An independent copy that plays on alone: equal state hash, the same legal decisions
+        in the same order, and nothing shared that either one changes."""
+        copy = self.copy()
+        copy._forget_legal()  # (the phase's unlisted decisions would come from the original)
+        copy.passed = list(self.passed)  # the engine's own note, not the state's: copied here
+        return copy
 
     # ================================================================ turn flow
 
@@ -189,6 +206,12 @@ class Game(Mechanics):
 
     def _advance_phase(self) -> bool:
         """Move past a phase in which nothing at all can be done; False when a prompt waits."""
+        if self._skip_empty_phase():
+            self._forget_legal()  # listed for the phase just left
+            return True
+        return False
+
+    def _skip_empty_phase(self) -> bool:
         turn = self.this_turn
         if turn.phase == ORDER and (turn.orders == 0 or self._only_end()):
             self._passed(turn.orders == 0)
@@ -214,10 +237,18 @@ class Game(Mechanics):
         self.rules.orders_ended(self, self.active)
 
     def _only_end(self) -> bool:
-        self._legal = None
-        return list(self._legal_map()) == [("end",)]
+        """Is `end` all the phase offers? Its decisions are listed only as far as the first
+        (`end` comes last); the rest wait until someone asks for them (see :meth:`_lookup`),
+        which a search that never looks at a position's decisions does not."""
+        options = self._phase_options()
+        first = next(options)
+        self._legal, self._unlisted = dict([first]), options
+        return first[0] == ("end",)
 
     # ================================================================ legal decisions
+
+    def _forget_legal(self) -> None:
+        self._legal, self._unlisted = None, None
 
     def _legal_map(self) -> dict[Decision, Any]:
         if self._legal is None:
@@ -227,45 +258,67 @@ class Game(Mechanics):
                 frame = self.stack[-1]
                 self._legal = self._step(frame).options(self, frame)
             else:
-                self._legal = self._phase_options()
+                self._legal = dict(self._phase_options())
+        elif self._unlisted is not None:
+            self._legal.update(self._unlisted)
+            self._unlisted = None
         return self._legal
 
-    def _phase_options(self) -> dict[Decision, Any]:
+    def _lookup(self, decision: Decision) -> tuple[bool, Any]:
+        """Is ``decision`` legal, and its payload: lists the phase's decisions only as far as
+        ``decision``."""
+        legal = self._legal_map() if self._legal is None or self._unlisted is None else self._legal
+        if decision in legal:
+            return True, legal[decision]
+        if self._unlisted is not None:
+            for key, payload in self._unlisted:
+                legal[key] = payload
+                if key == decision:
+                    return True, payload
+            self._unlisted = None
+        return False, None
+
+    def _phase_options(self) -> Iterator[tuple[Decision, Any]]:
+        """The phase's decisions in their fixed order, each once, `end` last."""
         seat, turn = self.active, self.this_turn
-        out: dict[Decision, Any] = {}
         if turn.phase == ORDER and turn.orders > 0:
             for move in self.unit_orders(seat):
-                out[move_decision(move)] = ("move", move)
+                yield move_decision(move), ("move", move)
             for kind in self.distinct_barracks(seat, as_order=True):
                 for sq in self.position.deploy_squares(seat, kind):
-                    out[("deploy", kind.name, square_name(sq))] = ("deploy", kind.name, sq)
+                    yield ("deploy", kind.name, square_name(sq)), ("deploy", kind.name, sq)
             if not self.order_lock[seat] & FROZEN_NOW:
-                self._card_options(seat, ORDER, out)
+                yield from self._card_options(seat, ORDER)
         elif turn.phase == ACTION and turn.actions > 0:
-            self._card_options(seat, TRAINING, out)
-            self._card_options(seat, ACTION, out)
+            yield from self._card_options(seat, TRAINING)
+            yield from self._card_options(seat, ACTION)
         elif turn.phase == "buy":
             if not turn.bought:
-                self._card_options(seat, TREASURE, out)
+                yield from self._card_options(seat, TREASURE)
             if turn.buys > 0:
                 for name, count in self.supply.items():
                     if count > 0 and self.cost(name) <= turn.gold:
-                        out[("buy", name)] = ("buy", name)
-        out[("end",)] = ("end",)
-        return out
+                        yield ("buy", name), ("buy", name)
+        yield ("end",), ("end",)
 
-    def _card_options(self, seat: int, kind: str, out: dict[Decision, Any]) -> None:
+    def _card_options(self, seat: int, kind: str) -> Iterator[tuple[Decision, Any]]:
         hand = self.players[seat].hand
         for name in self.hand_names(seat):
             card = self.card_type(name)
-            for number in card.effect_numbers(kind):
-                if kind == TRAINING:
-                    out[("train", name)] = ("train", name, number - 1)
-                    continue
+            numbers = card.effect_numbers(kind)
+            if kind == TRAINING:
+                if numbers:  # one decision, whichever effect (the last, as always)
+                    yield ("train", name), ("train", name, numbers[-1] - 1)
+                continue
+            if kind == TREASURE:  # one decision too: the last effect that would do something
+                for number in reversed(numbers):
+                    if self._could_do_something(seat, card, number - 1, kind, hand):
+                        yield ("treasure", name), ("play", name, number - 1)
+                        break
+                continue
+            for number in numbers:
                 if self._could_do_something(seat, card, number - 1, kind, hand):
-                    word = "treasure" if kind == TREASURE else "play"
-                    key = (word, name) if word == "treasure" else ("play", name, str(number))
-                    out[key] = ("play", name, number - 1)
+                    yield ("play", name, str(number)), ("play", name, number - 1)
 
     def _could_do_something(
         self, seat: int, card: CardType, index: int, kind: str, hand: list[int]

@@ -62,7 +62,9 @@ class Mechanics(GameState):
         self.active = seat
         self.position.to_move = seat
         self.this_turn = TurnState()
-        for _, unit in self.position.units():
+        for unit in self.position.board:  # (not units(): this runs every turn)
+            if unit is None:
+                continue
             if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
                 unit.uncapturable = False
             if unit.owner == seat:
@@ -74,8 +76,8 @@ class Mechanics(GameState):
     def end_turn(self) -> None:
         """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
         seat = self.active
-        for _, unit in self.position.units():
-            if unit.owner == seat:
+        for unit in self.position.board:
+            if unit is not None and unit.owner == seat:
                 unit.frozen = status_at_turn_end(unit.frozen)
         self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
         self.rules.turn_ended(self, seat)
@@ -97,16 +99,19 @@ class Mechanics(GameState):
     ) -> list[UnitMove]:
         """Marches and attacks by normal rules of the units ``seat`` may command."""
         out: list[UnitMove] = []
+        board = self.position.board
         squares = units if units is not None else range(64)
         occ_cache: dict[int, list[int]] = {}
         for sq in squares:
-            unit = self.position.board[sq]
-            if unit is None or not self.can_order(seat, unit, as_order):
+            unit = board[sq]
+            if unit is None or self._order_refusal(seat, unit, as_order, True) is not None:
                 continue
             occ = occ_cache.get(unit.owner)
             if occ is None:
                 occ = occ_cache[unit.owner] = self.position.occupancy(unit.owner)
-            out.extend(unit.kind.moves(occ, sq, self.rules.seating.forward(unit.owner)))
+            forward = self.rules.seating.forward(unit.owner)
+            for mover in unit.kind.movers:
+                mover.generate(occ, sq, forward, out)
         return out
 
     def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
@@ -129,13 +134,15 @@ class Mechanics(GameState):
         return None
 
     def distinct_barracks(self, seat: int, *, as_order: bool = False) -> list[UnitType]:
-        """The unit types in the Barracks; for an order, less those an order put back there
-        this turn (a unit takes one order a turn)."""
+        """The unit types in the Barracks, by name; for an order, less those an order put back
+        there this turn (a unit takes one order a turn). By name, not in the order they came:
+        the Barracks is saved (and hashed) by name, so a restored game lists the same."""
         kinds = self.position.barracks[seat]
+        by_name = sorted(distinct(kinds), key=lambda k: k.name)
         recalled = self.this_turn.recalled
         if not as_order or not recalled:
-            return distinct(kinds)
-        return [k for k in distinct(kinds) if kinds.count(k) > recalled.count(k.name)]
+            return by_name
+        return [k for k in by_name if kinds.count(k) > recalled.count(k.name)]
 
     def hand_names(self, seat: int) -> list[str]:
         """The different card names in a hand, in hand order."""

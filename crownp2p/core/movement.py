@@ -13,11 +13,20 @@ enemy that cannot be captured). Movers append :class:`UnitMove` values to ``out`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .board import SIZE, SQUARES, file_of, on_board, rank_of, relative_rank, square, square_name
+from .board import (
+    SIZE,
+    SQUARE_NAMES,
+    SQUARES,
+    file_of,
+    on_board,
+    rank_of,
+    relative_rank,
+    square,
+)
 
 EMPTY, TARGET, OWN, BLOCKED = 0, 1, 2, 3
 
@@ -79,8 +88,9 @@ class UnitMove(NamedTuple):
 def move_decision(move: UnitMove) -> tuple[str, ...]:
     """The decision that stands for ``move``: ``march e2 e4``; an Oracle's attack names the
     square it captures on."""
-    key = move.to if move.to != move.frm or not move.captures else move.captures[0]
-    return (move.kind, square_name(move.frm), square_name(key))
+    kind, frm, to, captures = move
+    key = to if to != frm or not captures else captures[0]
+    return (kind, SQUARE_NAMES[frm], SQUARE_NAMES[key])
 
 
 FORWARDS = (1, -1)
@@ -121,6 +131,12 @@ class Mover:
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
         raise NotImplementedError
 
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        """Append every square on which this mover could capture an enemy standing there (the
+        square's own unit, if any, taken for a capturable enemy; the rest of ``occ`` as it
+        is): what an attack map is made of."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True, eq=False)
 class Leap(Mover):
@@ -131,17 +147,23 @@ class Leap(Mover):
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_table", _leaps(self.offsets))
+        def build(sq: int, fw: int) -> tuple[tuple[int, UnitMove | None, UnitMove | None], ...]:
+            return tuple(_ready_moves(self.mode, sq, t) for t in _leaps(self.offsets)[fw][sq])
+
+        object.__setattr__(self, "_table", _per_square(build))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
-        march, attack = self.mode & MARCH, self.mode & ATTACK
-        for t in self._table[forward][frm]:
+        add = out.append
+        for t, march, attack in self._table[forward][frm]:
             c = occ[t]
             if c == EMPTY:
                 if march:
-                    out.append(UnitMove("march", frm, t))
+                    add(march)
             elif c == TARGET and attack:
-                out.append(UnitMove("attack", frm, t, (t,)))
+                add(attack)
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        out.extend(t for t, _, attack in self._table[forward][frm] if attack)
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,37 +184,58 @@ class Ride(Mover):
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_table", _per_square(self._rays))
+        def build(sq: int, fw: int) -> tuple[tuple[Any, ...], ...]:
+            return tuple(
+                tuple(self._ready(sq, t, distance) for distance, t in enumerate(ray, 1))
+                for ray in self._rays(sq, fw)
+            )
+
+        object.__setattr__(self, "_table", _per_square(build))
 
     def _rays(self, sq: int, fw: int) -> tuple[tuple[int, ...], ...]:
         rays = (_ray(sq, d, fw, self.reach) for d in self.directions)
         return tuple(ray for ray in rays if ray)
 
+    def _ready(self, frm: int, t: int, distance: int) -> tuple[int, Any, Any]:
+        """Square ``t`` of a ray with the march and attack that end there (None: not allowed
+        at this distance)."""
+        if distance < self.nearest:
+            return t, None, None
+        t, march, attack = _ready_moves(self.mode, frm, t)
+        if attack and self.in_place:
+            attack = UnitMove("attack", frm, frm, (t,))
+        return t, march, attack
+
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
-        march, attack = self.mode & MARCH, self.mode & ATTACK
-        nearest = self.nearest
         add = out.append
-        if nearest == 1 and march and attack and not self.in_place:  # the common case, faster
-            for ray in self._table[forward][frm]:
-                for t in ray:
-                    c = occ[t]
-                    if c == EMPTY:
-                        add(UnitMove("march", frm, t))
-                        continue
-                    if c == TARGET:
-                        add(UnitMove("attack", frm, t, (t,)))
-                    break
-            return
         for ray in self._table[forward][frm]:
-            for distance, t in enumerate(ray, 1):
+            for t, march, attack in ray:
                 c = occ[t]
                 if c == EMPTY:
-                    if march and distance >= nearest:
-                        add(UnitMove("march", frm, t))
+                    if march:
+                        add(march)
                     continue
-                if c == TARGET and attack and distance >= nearest:
-                    add(UnitMove("attack", frm, frm if self.in_place else t, (t,)))
+                if c == TARGET and attack:
+                    add(attack)
                 break
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        if not self.mode & ATTACK:
+            return
+        for ray in self._table[forward][frm]:
+            for t, _, attack in ray:
+                if attack:
+                    out.append(t)
+                if occ[t] != EMPTY:
+                    break
+
+
+def _ready_moves(mode: int, frm: int, t: int) -> tuple[int, UnitMove | None, UnitMove | None]:
+    """The march and the attack from ``frm`` to ``t`` a mover of ``mode`` may make, built once
+    when the mover is (moves are values: generation hands out the same ones every time)."""
+    march = UnitMove("march", frm, t) if mode & MARCH else None
+    attack = UnitMove("attack", frm, t, (t,)) if mode & ATTACK else None
+    return t, march, attack
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,6 +292,17 @@ class StepThenRide(Mover):
                         out.append(UnitMove("attack", frm, u, (u,)))
                     break
 
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        for t, rays in self._table[forward][frm]:
+            out.append(t)
+            if occ[t] != EMPTY:
+                continue
+            for ray in rays:
+                for u in ray:
+                    out.append(u)
+                    if occ[u] != EMPTY:
+                        break
+
 
 @dataclass(frozen=True, eq=False)
 class KingSteps(Mover):
@@ -263,6 +317,18 @@ class KingSteps(Mover):
         object.__setattr__(self, "_table", _leaps(KING_STEPS))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        for t, c in self._walk(occ, frm, forward):
+            if c == EMPTY:
+                out.append(UnitMove("march", frm, t))
+            elif c == TARGET:
+                out.append(UnitMove("attack", frm, t, (t,)))
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        out.extend(t for t, _ in self._walk(occ, frm, forward))
+
+    def _walk(self, occ: Sequence[int], frm: int, forward: int) -> Iterator[tuple[int, int]]:
+        """Every square within ``steps`` king steps by way of empty squares, once, nearest
+        first, with what stands there."""
         table = self._table[forward]
         seen = {frm}
         frontier = [frm]
@@ -272,14 +338,11 @@ class KingSteps(Mover):
                 for t in table[here]:
                     if t in seen:
                         continue
+                    seen.add(t)
                     c = occ[t]
+                    yield t, c
                     if c == EMPTY:
-                        seen.add(t)
                         reached.append(t)
-                        out.append(UnitMove("march", frm, t))
-                    elif c == TARGET:
-                        seen.add(t)
-                        out.append(UnitMove("attack", frm, t, (t,)))
             frontier = reached
 
     def can_march_in_place(self, occ: Sequence[int], frm: int, forward: int) -> bool:
@@ -299,22 +362,27 @@ class DoubleLeap(Mover):
         object.__setattr__(self, "_table", _leaps(self.offsets))
 
     def generate(self, occ: Sequence[int], frm: int, forward: int, out: list[UnitMove]) -> None:
+        for t in self._landings(occ, frm, forward):
+            c = occ[t]
+            if c == EMPTY:
+                out.append(UnitMove("march", frm, t))
+            elif c == TARGET:
+                out.append(UnitMove("attack", frm, t, (t,)))
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        out.extend(self._landings(occ, frm, forward))
+
+    def _landings(self, occ: Sequence[int], frm: int, forward: int) -> Iterator[int]:
+        """Every square the second leap reaches, once, but the start."""
         table = self._table[forward]
         seen = {frm}
         for mid in table[frm]:
             if occ[mid] != EMPTY:
                 continue
             for t in table[mid]:
-                if t in seen:
-                    continue
-                c = occ[t]
-                if c == EMPTY:
-                    out.append(UnitMove("march", frm, t))
-                elif c == TARGET:
-                    out.append(UnitMove("attack", frm, t, (t,)))
-                else:
-                    continue
-                seen.add(t)
+                if t not in seen:
+                    seen.add(t)
+                    yield t
 
 
 @dataclass(frozen=True, eq=False)
@@ -343,6 +411,13 @@ class Charge(Mover):
                     break
                 out.append(UnitMove("attack" if captured else "march", frm, t, captured))
 
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        for ray in self._table[forward][frm]:
+            for t in ray:
+                out.append(t)
+                if occ[t] != EMPTY and occ[t] != TARGET:  # it charges on through enemies
+                    break
+
 
 @dataclass(frozen=True, eq=False)
 class SwapWithOwn(Mover):
@@ -352,3 +427,6 @@ class SwapWithOwn(Mover):
         for t in SQUARES:
             if occ[t] == OWN and t != frm:
                 out.append(UnitMove("swap", frm, t))
+
+    def attacks(self, occ: Sequence[int], frm: int, forward: int, out: list[int]) -> None:
+        """It never captures."""

@@ -48,6 +48,14 @@ class Unit:
     uncapturable: bool = False  # Armor, Wish: no capture of any kind (Rules.protection_ends)
     frozen: int = FROZEN_NONE  # cannot take orders: bits FROZEN_NEXT and FROZEN_NOW
 
+    def copy(self) -> Unit:
+        # Filled slot by slot: a quarter faster than __init__, and a search copies every unit
+        # of the board for each clone.
+        new = object.__new__(Unit)
+        new.kind, new.owner, new.uid = self.kind, self.owner, self.uid
+        new.uncapturable, new.frozen = self.uncapturable, self.frozen
+        return new
+
     def freeze(self) -> None:
         """It cannot take orders on its owner's next turn (Mourning, False Orders), and still
         cannot for the rest of this one if it could not already."""
@@ -134,13 +142,39 @@ class Position:
         finally:
             self.board[to], self.board[frm] = displaced, unit
 
+    def attack_map(self) -> AttackMap:
+        """Which squares each side attacks, and from where (see :class:`AttackMap`)."""
+        sides = self.seating.sides
+        by_side: list[list[list[int]]] = [[[] for _ in SQUARES] for _ in range(max(sides) + 1)]
+        occ_of: dict[int, list[int]] = {}
+        attacked: list[int] = []
+        for sq, unit in enumerate(self.board):
+            if unit is None:
+                continue
+            owner = unit.owner
+            occ = occ_of.get(owner)
+            if occ is None:
+                occ = occ_of[owner] = self.occupancy(owner)
+            forward = self.seating.forward(owner)
+            for mover in unit.kind.movers:
+                mover.attacks(occ, sq, forward, attacked)
+            into = by_side[sides[owner]]
+            for t in attacked:
+                if sq not in into[t]:
+                    into[t].append(sq)
+            attacked.clear()
+        units = tuple(
+            None if u is None else (u.owner, not u.uncapturable, u.kind.is_sovereign)
+            for u in self.board
+        )
+        attackers = tuple(tuple(tuple(a) for a in side) for side in by_side)
+        return AttackMap(sides, units, attackers)
+
     def deploy_squares(self, seat: int, kind: UnitType) -> list[int]:
         """Empty squares of the seat's first rank, and of its second for a Foot unit."""
-        forward = self.seating.forward(seat)
-        ranks = (0, 1) if kind.is_foot else (0,)
-        return [
-            sq for sq in SQUARES if self.board[sq] is None and relative_rank(sq, forward) in ranks
-        ]
+        board = self.board
+        home = _HOME_RANKS[self.seating.forward(seat), kind.is_foot]
+        return [sq for sq in home if board[sq] is None]
 
     def is_last_rank(self, sq: int, seat: int) -> bool:
         return relative_rank(sq, self.seating.forward(seat)) == SIZE - 1
@@ -244,19 +278,84 @@ class Position:
         return sorted(kinds, key=lambda k: k.letter)
 
     def copy(self) -> Position:
+        board = self.board[:]
+        for sq, unit in enumerate(board):
+            if unit is not None:
+                board[sq] = unit.copy()
         return Position(
-            self.registry,
-            self.seating,
-            [
-                None if u is None else Unit(u.kind, u.owner, u.uid, u.uncapturable, u.frozen)
-                for u in self.board
-            ],
-            [list(b) for b in self.barracks],
-            self.to_move,
+            self.registry, self.seating, board, [list(b) for b in self.barracks], self.to_move
         )
 
     def __str__(self) -> str:
         return self.fen()
+
+
+class AttackMap:
+    """Which squares each side attacks, and with which units, in one position: a square is
+    attacked by a unit when that unit could capture an enemy standing there by a normal attack
+    (whatever stands there now, so a side's own units count as defended). Every mover counts,
+    the odd ones too (the Oracle's capture from afar, the Charger's run, the Warlord's two
+    steps); who may order the unit this turn does not. Built by :meth:`Position.attack_map`,
+    it is a value: later moves do not change it (a game keeps one until its next decision,
+    ``Game.attack_map``)."""
+
+    def __init__(
+        self,
+        sides: tuple[int, ...],
+        units: tuple[tuple[int, bool, bool] | None, ...],
+        by_side: tuple[tuple[tuple[int, ...], ...], ...],
+    ) -> None:
+        self._sides = sides  # seat -> side
+        self._units = units  # square -> (owner, capturable, is a Sovereign), or None
+        self._by_side = by_side  # side -> square -> squares of that side's units attacking it
+        self._sovereigns = [
+            [
+                sq
+                for sq, unit in enumerate(units)
+                if unit is not None and unit[0] == seat and unit[2]
+            ]
+            for seat in range(len(sides))
+        ]
+
+    def attackers(self, side: int, sq: int) -> tuple[int, ...]:
+        """The squares of ``side``'s units that attack ``sq``, in board order."""
+        return self._by_side[side][sq]
+
+    def attacked(self, side: int) -> list[int]:
+        """Every square ``side`` attacks."""
+        return [sq for sq, by in enumerate(self._by_side[side]) if by]
+
+    def threatened(self, sq: int) -> bool:
+        """Could an enemy capture the unit on ``sq`` by a normal attack now? (False for an
+        empty square or an uncapturable unit.)"""
+        unit = self._units[sq]
+        if unit is None or not unit[1]:
+            return False
+        mine = self._sides[unit[0]]
+        return any(by[sq] for side, by in enumerate(self._by_side) if side != mine)
+
+    def under_attack(self, side: int) -> list[int]:
+        """The squares of ``side``'s units an enemy could capture now (for the other side:
+        the enemy units it can capture)."""
+        return [
+            sq
+            for sq, unit in enumerate(self._units)
+            if unit is not None and self._sides[unit[0]] == side and self.threatened(sq)
+        ]
+
+    def sovereign_attacked(self, seat: int) -> bool:
+        """Is a Sovereign of ``seat`` threatened?"""
+        return any(self.threatened(sq) for sq in self._sovereigns[seat])
+
+
+# The squares a unit may be deployed on when empty, by forward sign and "is a Foot unit".
+_HOME_RANKS = {
+    (forward, foot): tuple(
+        sq for sq in SQUARES if relative_rank(sq, forward) in ((0, 1) if foot else (0,))
+    )
+    for forward in (1, -1)
+    for foot in (True, False)
+}
 
 
 def _read_seat(text: str, seating: Seating) -> int:

@@ -113,14 +113,10 @@ class Rules:
         """Checked at the end of every turn: (is the game over, winning side or None for a
         draw). A side with no Sovereign on the board has lost."""
         sides = sorted(set(self.seating.sides))
-        alive = [
-            side
-            for side in sides
-            if any(
-                u.kind.is_sovereign and self.seating.sides[u.owner] == side
-                for _, u in game.position.units()
-            )
-        ]
+        with_sovereign = {
+            self.seating.sides[u.owner] for _, u in game.position.units() if u.kind.is_sovereign
+        }
+        alive = [side for side in sides if side in with_sovereign]
         if len(alive) == len(sides):
             return False, None
         return True, alive[0] if len(alive) == 1 else None

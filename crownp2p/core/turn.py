@@ -31,3 +31,25 @@ class TurnState:
         default_factory=dict
     )  # viewer -> seat -> hand
     revealed: list[str] = field(default_factory=list)  # cards shown to everyone (False Orders)
+
+    def copy(self) -> TurnState:
+        """An independent copy (a search plays on from it), without a generic deep copy."""
+        glimpses = {
+            viewer: {seat: list(hand) for seat, hand in seen.items()}
+            for viewer, seen in self.glimpses.items()
+        }
+        return TurnState(
+            self.phase,
+            self.orders,
+            self.actions,
+            self.buys,
+            self.gold,
+            self.discount,
+            self.treasures,
+            self.bought,
+            list(self.ordered),
+            list(self.order_moved),
+            list(self.recalled),
+            glimpses,
+            list(self.revealed),
+        )

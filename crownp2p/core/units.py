@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from .movement import KingSteps, Mover, UnitMove
 
@@ -46,11 +47,12 @@ class UnitType:
     def has(self, cls: UnitClass) -> bool:
         return cls in self.classes
 
-    @property
+    # Cached: asked of every unit on the board several times a decision.
+    @cached_property
     def is_sovereign(self) -> bool:
         return UnitClass.SOVEREIGN in self.classes
 
-    @property
+    @cached_property
     def is_foot(self) -> bool:
         return UnitClass.FOOT in self.classes
 
@@ -77,6 +79,7 @@ class UnitRegistry:
     def __init__(self, types: Iterable[UnitType] = ()) -> None:
         self._by_name: dict[str, UnitType] = {}
         self._by_letter: dict[str, UnitType] = {}
+        self._exact: dict[str, UnitType] = {}  # by the type's own name: no normalising
         for t in types:
             self.register(t)
 
@@ -92,6 +95,7 @@ class UnitRegistry:
             other = self._by_letter[letter].name
             raise ValueError(f"unit {unit.name!r} wants letter {letter!r}, which {other} has")
         self._by_name[unit.name.lower()] = unit
+        self._exact[unit.name] = unit
         self._by_letter[letter] = unit
 
     def __iter__(self) -> Iterator[UnitType]:
@@ -104,6 +108,9 @@ class UnitRegistry:
         return isinstance(name, str) and name.lower() in self._by_name
 
     def get(self, name: str) -> UnitType:
+        unit = self._exact.get(name)
+        if unit is not None:
+            return unit
         try:
             return self._by_name[name.strip().lower()]
         except KeyError:
