@@ -194,7 +194,9 @@ async def test_a_flood_of_malformed_messages_is_answered_a_few_times_then_droppe
         assert [m["code"] for m in errors] == ["bad-message"] * REFUSALS_PER_LINK
         refused = [r for r in sink.reports if isinstance(r, Refused)]
         assert len(refused) == REFUSALS_PER_LINK
-        reason = "seat 1 sent too many malformed messages"
+        reason = (
+            f"seat 1 sent more than {REFUSALS_PER_LINK} messages we refuse (the last: bad-message)"
+        )
         assert link.reason == reason
         assert sink.reports[-1] == LinkDown(link, reason)
         lines = [r.getMessage() for r in caplog.records]
