@@ -338,10 +338,11 @@ class Link:
         """Answer a message we refuse, malformed or valid but untimely (``replayed``,
         ``unexpected`` …): the stream itself is still in step. Only the first few are
         answered and logged: answering a flood of tiny frames would send back more than it
-        sent and fill the log, so past them the link is dropped. False when not answered."""
-        if self.closed:
-            return False
+        sent and fill the log, so past them the link is dropped. False once past them: say
+        nothing more about this link's messages."""
         self._refusals += 1
+        if self._refusals > REFUSALS_PER_LINK + 1:
+            return False
         if self._refusals > REFUSALS_PER_LINK:
             self.close(
                 f"seat {self.seat} sent more than {REFUSALS_PER_LINK} messages we refuse "

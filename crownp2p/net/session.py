@@ -252,9 +252,13 @@ class Hub:
             link.send(msg)
 
     def refuse(self, seat: int, code: str, text: str) -> bool:
-        """Answer ``seat``'s refused message within its link's budget (see Link.refuse)."""
+        """Answer ``seat``'s refused message within its link's budget (see Link.refuse); False
+        once past it. A seat with no link is only logged."""
         link = self.links.get(seat)
-        return link is not None and link.refuse(code, text)
+        if link is None:
+            log.warning("seat %d: %s [%s]", seat, text, code)
+            return True
+        return link.refuse(code, text)
 
     def current(self, link: Link) -> bool:
         return self.links.get(link.seat) is link
@@ -523,7 +527,7 @@ class Session:
 
     def _flush(self) -> None:
         self.journal.sync()  # nothing leaves before what it depends on is on disk
-        unanswered: set[int] = set()  # seats past their link's budget of refusals
+        unanswered: set[int] = set()  # seats whose link is past its budget of refusals
         for dest, msg in self.ls.take_outbox():
             if dest is not None and msg["t"] == "error":
                 if not self.hub.refuse(dest, msg["code"], msg["text"]):
@@ -532,7 +536,7 @@ class Session:
                 self.hub.send(dest, msg)
         for event in self.ls.take_events():
             if isinstance(event, PeerError) and event.seat in unanswered:
-                continue  # the link was dropped (or is gone): one log line said why
+                continue  # the link was dropped for its refusals: one log line said why
             if isinstance(event, Asked) and self.decider is not None:
                 decision = self.decider.decide(self.ls.game, self.ls.me)
                 if decision is not None:

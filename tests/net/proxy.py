@@ -16,6 +16,8 @@ class Proxy:
         self.frozen = False
         self.locks: dict[int, trio.Lock] = {}
         self.cut_after: int | None = None  # the next connection is cut after this many frames
+        self.to_target = 0  # bytes forwarded each way, over every connection
+        self.to_client = 0
 
     async def run(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -35,7 +37,7 @@ class Proxy:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._pump, client, server, nursery.cancel_scope)
             if self.cut_after is None:
-                nursery.start_soon(self._pump, server, client, nursery.cancel_scope)
+                nursery.start_soon(self._pump, server, client, nursery.cancel_scope, True)
             else:
                 frames, self.cut_after = self.cut_after, None
                 nursery.start_soon(self._pump_frames, server, client, frames, nursery.cancel_scope)
@@ -44,7 +46,7 @@ class Proxy:
         if pair in self.pairs:
             self.pairs.remove(pair)
 
-    async def _pump(self, src, dst, scope: trio.CancelScope) -> None:
+    async def _pump(self, src, dst, scope: trio.CancelScope, back: bool = False) -> None:
         try:
             while True:
                 data = await src.receive_some(65536)
@@ -54,6 +56,10 @@ class Proxy:
                     await trio.sleep(0.01)
                 async with self._lock(dst):
                     await dst.send_all(data)
+                if back:
+                    self.to_client += len(data)
+                else:
+                    self.to_target += len(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         scope.cancel()
