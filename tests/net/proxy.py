@@ -37,7 +37,7 @@ class Proxy:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._pump, client, server, nursery.cancel_scope)
             if self.cut_after is None:
-                nursery.start_soon(self._pump, server, client, nursery.cancel_scope, True)
+                nursery.start_soon(self._pump, server, client, nursery.cancel_scope)
             else:
                 frames, self.cut_after = self.cut_after, None
                 nursery.start_soon(self._pump_frames, server, client, frames, nursery.cancel_scope)
@@ -46,7 +46,8 @@ class Proxy:
         if pair in self.pairs:
             self.pairs.remove(pair)
 
-    async def _pump(self, src, dst, scope: trio.CancelScope, back: bool = False) -> None:
+    async def _pump(self, src, dst, scope: trio.CancelScope) -> None:
+        back = any(dst is client for client, _ in self.pairs)
         try:
             while True:
                 data = await src.receive_some(65536)
