@@ -21,15 +21,34 @@ SCALARS = (int, str, bool, float, type(None))
 
 
 def plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, SCALARS):
+        return value
+    names = _fields(type(value))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, dict):
         return [[plain(k), plain(v)] for k, v in sorted(value.items())]
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
-    if isinstance(value, SCALARS):
-        return value
     raise TypeError(f"{type(value).__name__} is not plain data")
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass, in order (None: not one), found once per class: the
+    state hash writes the turn's dataclasses at every step."""
+    try:
+        return _FIELDS[cls]
+    except KeyError:
+        names = (
+            tuple(f.name for f in dataclasses.fields(cls))
+            if dataclasses.is_dataclass(cls)
+            else None
+        )
+        _FIELDS[cls] = names
+        return names
 
 
 def copied(value: T) -> T:
@@ -43,9 +62,9 @@ def copied(value: T) -> T:
         return cast(T, {k: copied(v) for k, v in value.items()})
     if isinstance(value, tuple):
         return cast(T, tuple(copied(v) for v in value))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = dataclasses.fields(value)
-        return cast(T, type(value)(**{f.name: copied(getattr(value, f.name)) for f in fields}))
+    names = _fields(type(value))
+    if names is not None:
+        return type(value)(**{name: copied(getattr(value, name)) for name in names})
     raise TypeError(f"{type(value).__name__} is not plain data")
 
 

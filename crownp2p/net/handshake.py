@@ -29,7 +29,7 @@ from ..core.snapshot import STATE_VERSION
 from . import crypto
 from .errors import ConnectionLost, HandshakeError, PeerTimeout, ProtocolError
 from .link import FramedStream
-from .messages import PROTOCOL_VERSION, make
+from .messages import PROTOCOL_VERSION, make, validate
 
 ENGINE = f"{__version__}/state{STATE_VERSION}/shuffle{SHUFFLE_VERSION}"
 
@@ -87,14 +87,24 @@ async def _refuse(framed: FramedStream, code: str, text: str) -> HandshakeError:
     return HandshakeError(code, text)
 
 
+async def check_protocol(framed: FramedStream, opening: dict[str, Any]) -> None:
+    """Refuse an opening message of another protocol by name, before its schema: a peer of an
+    older protocol sends other fields and must hear that it needs an update, not which field
+    it lacks."""
+    theirs = opening.get("proto")
+    if type(theirs) is not int or theirs == PROTOCOL_VERSION:
+        return  # ours, or not a number at all: the schema says what is wrong
+    fix = "update crownp2p" if theirs < PROTOCOL_VERSION else "this host must update crownp2p"
+    raise await _refuse(
+        framed,
+        "version",
+        f"this table speaks protocol {PROTOCOL_VERSION}; you have protocol {theirs}: {fix}",
+    )
+
+
 async def check_versions(framed: FramedStream, hello: dict[str, Any], packs: Packs) -> None:
     """Refuse a peer whose protocol, engine or packs differ from ours."""
-    if hello["proto"] != PROTOCOL_VERSION:
-        raise await _refuse(
-            framed,
-            "version",
-            f"this table speaks protocol {PROTOCOL_VERSION}; you speak {hello['proto']}",
-        )
+    await check_protocol(framed, hello)
     if hello["engine"] != ENGINE:
         raise await _refuse(
             framed,
@@ -108,10 +118,13 @@ async def check_versions(framed: FramedStream, hello: dict[str, Any], packs: Pac
 
 
 async def first_message(framed: FramedStream, timeout: float) -> dict[str, Any]:
-    """The opening message of an incoming connection: ``join`` or ``peer``."""
+    """The opening message of an incoming connection: ``join`` or ``peer``, of our protocol."""
     try:
         with trio.fail_after(timeout):
-            msg = await framed.receive()
+            raw = await framed.receive_raw()
+        if raw.get("t") in ("join", "peer"):
+            await check_protocol(framed, raw)
+        msg = validate(raw)
     except trio.TooSlowError:
         raise PeerTimeout(f"{framed.peer} said nothing within {timeout:g} s") from None
     except ProtocolError as err:

@@ -35,7 +35,7 @@ log = logging.getLogger("crownp2p.net")
 
 RECEIVE_SIZE = 65536
 MAX_QUEUED = 4 << 20  # bytes waiting for a peer that stopped reading: then it is dropped
-REFUSALS_PER_LINK = 3  # malformed messages a link answers; the next one drops it
+REFUSALS_PER_LINK = 3  # refused messages a link answers (malformed or untimely); the next drops it
 _CLOSE = object()
 PING = make("ping")
 
@@ -323,28 +323,36 @@ class Link:
             await trio.lowlevel.checkpoint_if_cancelled()
 
     def _deliver(self, raw: dict[str, Any]) -> None:
+        if self._refusals > REFUSALS_PER_LINK:
+            return  # dropped for its refusals: nothing more it says is read
         try:
             msg = validate(raw)
         except ProtocolError as err:
-            self._refuse_message(err)
+            if self.refuse(err.code, str(err)):
+                self.sink.deliver(Refused(self, err))
             return
         if msg["t"] != "ping":
             self.sink.deliver(Received(self, msg))
 
-    def _refuse_message(self, err: ProtocolError) -> None:
-        """A message we cannot read is refused; the stream itself is still in step. Only the
-        first few are answered, logged and reported: answering a flood of tiny frames would
-        send back more than it sent and fill the log, so past them the link is dropped."""
-        if self.closed:
-            return
+    def refuse(self, code: str, text: str) -> bool:
+        """Answer a message we refuse, malformed or valid but untimely (``replayed``,
+        ``unexpected`` …): the stream itself is still in step. Only the first few are
+        answered and logged: answering a flood of tiny frames would send back more than it
+        sent and fill the log, so past them the link is dropped. False once past them: say
+        nothing more about this link's messages."""
         self._refusals += 1
+        if self._refusals > REFUSALS_PER_LINK + 1:
+            return False
         if self._refusals > REFUSALS_PER_LINK:
-            self.close(f"seat {self.seat} sent too many malformed messages")
+            self.close(
+                f"seat {self.seat} sent more than {REFUSALS_PER_LINK} messages we refuse "
+                f"(the last: {code})"
+            )
             log.warning("%s", self.reason)
-            return
-        log.warning("seat %d sent a bad message: %s [%s]", self.seat, err, err.code)
-        self.send(make("error", code=err.code, text=str(err)[:500]))
-        self.sink.deliver(Refused(self, err))
+            return False
+        log.warning("seat %d: %s [%s]", self.seat, text, code)
+        self.send(make("error", code=code, text=text[:500]))
+        return True
 
     def _refuse(self, err: ProtocolError) -> None:
         log.warning("seat %d: %s [%s]; disconnecting", self.seat, err, err.code)

@@ -191,7 +191,7 @@ class Lockstep:
                 self.outbox.append((dest, msg))
 
     def _error(self, seat: int, code: str, text: str) -> None:
-        log.warning("%s: %s [%s]", self.seat_name(seat), text, code)
+        # The link answers (and logs) it, within its budget of refusals (link.refuse).
         self.events.append(PeerError(seat, f"{text} [{code}]"))
         self.outbox.append((seat, make("error", code=code, text=text[:500])))
 

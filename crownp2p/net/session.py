@@ -53,7 +53,7 @@ from ..core.record import Record
 from ..core.setup import Setup
 from . import crypto
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
-from .events import Asked, Event, Outcome
+from .events import Asked, Event, Outcome, PeerError
 from .handshake import Packs, first_message, peer_accept, peer_dial
 from .journal import Journal
 from .link import (
@@ -250,6 +250,15 @@ class Hub:
         link = self.links.get(seat)
         if link is not None:
             link.send(msg)
+
+    def refuse(self, seat: int, code: str, text: str) -> bool:
+        """Answer ``seat``'s refused message within its link's budget (see Link.refuse); False
+        once past it. A seat with no link is only logged."""
+        link = self.links.get(seat)
+        if link is None:
+            log.warning("seat %d: %s [%s]", seat, text, code)
+            return True
+        return link.refuse(code, text)
 
     def current(self, link: Link) -> bool:
         return self.links.get(link.seat) is link
@@ -518,10 +527,16 @@ class Session:
 
     def _flush(self) -> None:
         self.journal.sync()  # nothing leaves before what it depends on is on disk
+        unanswered: set[int] = set()  # seats whose link is past its budget of refusals
         for dest, msg in self.ls.take_outbox():
-            if dest is not None:
+            if dest is not None and msg["t"] == "error":
+                if not self.hub.refuse(dest, msg["code"], msg["text"]):
+                    unanswered.add(dest)
+            elif dest is not None:
                 self.hub.send(dest, msg)
         for event in self.ls.take_events():
+            if isinstance(event, PeerError) and event.seat in unanswered:
+                continue  # the link was dropped for its refusals: one log line said why
             if isinstance(event, Asked) and self.decider is not None:
                 decision = self.decider.decide(self.ls.game, self.ls.me)
                 if decision is not None:

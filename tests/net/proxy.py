@@ -16,6 +16,8 @@ class Proxy:
         self.frozen = False
         self.locks: dict[int, trio.Lock] = {}
         self.cut_after: int | None = None  # the next connection is cut after this many frames
+        self.to_target = 0  # bytes forwarded each way, over every connection
+        self.to_client = 0
 
     async def run(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -45,6 +47,7 @@ class Proxy:
             self.pairs.remove(pair)
 
     async def _pump(self, src, dst, scope: trio.CancelScope) -> None:
+        back = any(dst is client for client, _ in self.pairs)
         try:
             while True:
                 data = await src.receive_some(65536)
@@ -54,6 +57,10 @@ class Proxy:
                     await trio.sleep(0.01)
                 async with self._lock(dst):
                     await dst.send_all(data)
+                if back:
+                    self.to_client += len(data)
+                else:
+                    self.to_target += len(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         scope.cancel()

@@ -17,7 +17,7 @@ from crownp2p.net import crypto
 from crownp2p.net.deciders import LateBot
 from crownp2p.net.errors import NetError
 from crownp2p.net.events import Outcome
-from crownp2p.net.handshake import join_accept
+from crownp2p.net.handshake import join_accept, join_dial
 from crownp2p.net.link import FramedStream, Timeouts
 from crownp2p.net.messages import make
 from crownp2p.net.seating import HostReady, host_game, join_game
@@ -112,6 +112,17 @@ class Table:
 async def wait_until(predicate, interval: float = 0.005) -> None:
     while not predicate():
         await trio.sleep(interval)
+
+
+async def seated_stranger(port: int) -> tuple[FramedStream, dict[str, Any]]:
+    """A raw client that joins the table at ``port`` by hand (the whole handshake, its link
+    sealed) and reads its table; returns the link and the table, for a test to send anything."""
+    framed = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
+    await join_dial(framed, code=CODE, name="raw", packs=PACKS, listen_port=1, timeout=5)
+    while (table := await framed.receive())["t"] == "ping":
+        pass
+    assert table["t"] == "table", table
+    return framed, table
 
 
 async def offer_table(

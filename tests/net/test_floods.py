@@ -4,15 +4,21 @@ game carries on or the flooder is dropped with a named reason."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import logging
 import tracemalloc
 from collections.abc import Callable
 
+import pytest
 import trio
 import trio.testing
 from harness import MemoryTable
+from proxy import Proxy
+from tables import FAST, Table, seated_stranger, wait_until
 
 from crownp2p.core.setup import Setup
+from crownp2p.net.errors import ConnectionLost
 from crownp2p.net.events import Chat, PeerError
 from crownp2p.net.frames import FrameDecoder, decode_body, encode_frame
 from crownp2p.net.link import REFUSALS_PER_LINK, FramedStream, Link, LinkDown, Refused, Timeouts
@@ -127,7 +133,7 @@ def test_a_chat_flood_is_cut_to_the_rate_with_one_sentence(rules2) -> None:
 
 
 async def test_a_chat_flood_before_the_start_drops_the_flooder() -> None:
-    with trio.fail_after(5):
+    with trio.fail_after(20):  # a guard against a hang, generous for a loaded machine
         ours, theirs = trio.testing.memory_stream_pair()
         frames = encode_frame(make("chat", text="x" * 100)) * 20_000
         async with trio.open_nursery() as nursery:
@@ -156,7 +162,7 @@ async def test_a_chat_flood_before_the_start_drops_the_flooder() -> None:
 
 
 async def test_a_peer_that_does_not_read_is_dropped_not_buffered() -> None:
-    with trio.fail_after(5):
+    with trio.fail_after(20):  # a guard against a hang, generous for a loaded machine
         ours, _theirs = trio.testing.lockstep_stream_pair()  # nobody reads the other end
         link = Link(FramedStream(ours), 1, Sink(), Timeouts())
         async with trio.open_nursery() as nursery:
@@ -173,7 +179,7 @@ async def test_a_peer_that_does_not_read_is_dropped_not_buffered() -> None:
 async def test_a_flood_of_malformed_messages_is_answered_a_few_times_then_dropped(
     caplog,
 ) -> None:
-    with trio.fail_after(5):
+    with trio.fail_after(20):  # a guard against a hang, generous for a loaded machine
         ours, theirs = trio.testing.memory_stream_pair()
         flood = encode_frame({"t": "ack"}) * 10_000  # each refused: an ack has no `seq`
         sink = Sink()
@@ -194,8 +200,113 @@ async def test_a_flood_of_malformed_messages_is_answered_a_few_times_then_droppe
         assert [m["code"] for m in errors] == ["bad-message"] * REFUSALS_PER_LINK
         refused = [r for r in sink.reports if isinstance(r, Refused)]
         assert len(refused) == REFUSALS_PER_LINK
-        reason = "seat 1 sent too many malformed messages"
+        reason = (
+            f"seat 1 sent more than {REFUSALS_PER_LINK} messages we refuse (the last: bad-message)"
+        )
         assert link.reason == reason
         assert sink.reports[-1] == LinkDown(link, reason)
         lines = [r.getMessage() for r in caplog.records]
         assert len(lines) == REFUSALS_PER_LINK + 1 and lines[-1] == reason
+
+
+# ---------------------------------------------------------------------- over real sockets
+
+SOCKET_FLOOD = 10_000
+PATIENT = dataclasses.replace(FAST, reveal=30)  # tracemalloc slows the flood, not a forfeit
+
+
+@pytest.mark.parametrize("kind", ["ack", "chat", "sync"])
+async def test_a_flood_over_a_socket_costs_the_flooder_and_the_game_finishes(rules2, kind):
+    """A seated joiner's link, sealed over loopback through a proxy that counts the bytes,
+    floods the host mid-game (its own game held while it floods): the host keeps < 2 MB of it,
+    sends back no more than it got, and the honest game finishes alike on both sides."""
+    table = Table(rules2, bot="random", seed=1, timeouts=PATIENT)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            proxy = Proxy(table.ready.port)
+            await nursery.start(proxy.run)
+            nursery.start_soon(table.join, 1, proxy.port)
+            await wait_until(lambda: len(table.sessions) == 2 and table.sessions[0].ls.applied > 40)
+            host, joiner = table.sessions[0].ls, table.sessions[1]
+            flooder = joiner.hub.links[0]
+            held = joiner.ls.applied  # nothing else runs while we flood: the game is held
+            msg = {
+                "ack": make("ack", seq=held, hash=joiner.ls.hash_at(held)),
+                "chat": make("chat", text="spam " * 8),
+                "sync": make("sync", seq=held, hash=joiner.ls.hash_at(held)),
+            }[kind]
+            tracemalloc.start()
+            try:
+                before = tracemalloc.get_traced_memory()[0]
+                received, sent = proxy.to_target, proxy.to_client
+                for _ in range(SOCKET_FLOOD):
+                    flooder.send(msg)
+
+                def read_it_all() -> bool:  # a decision of the joiner's from after the flood
+                    later = host.record.steps[held:]
+                    return any(s.seat == 1 for s in later) or host.outcome is not None
+
+                await wait_until(read_it_all)
+                kept = tracemalloc.get_traced_memory()[0] - before
+            finally:
+                tracemalloc.stop()
+            received, sent = proxy.to_target - received, proxy.to_client - sent
+            await wait_until(lambda: len(table.outcomes) == 2)
+            nursery.cancel_scope.cancel()
+    assert kept < BOUND
+    assert sent <= received
+    if kind == "sync":  # a second sync is refused: past the budget the link is dropped, redialled
+        assert proxy.connections >= 2
+    else:  # read to the end, every frame
+        assert received > SOCKET_FLOOD * len(encode_frame(msg))
+    a, b = table.outcomes.values()
+    assert a.result in ("win", "loss", "draw") and a.final_hash == b.final_hash
+
+
+@pytest.mark.parametrize("kind", ["chat", "ack", "start"])
+async def test_a_flood_before_the_start_over_a_socket_costs_the_flooder(rules2, kind, caplog):
+    """A stranger that completed the handshake floods the host before the game starts: the
+    host keeps < 2 MB of it and answers less than it got; chat is cut to its rate with one
+    sentence, and a message refused at that moment (a joiner's `start`) drops the link past the
+    budget of refusals."""
+    table = Table(rules2)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(table.host)
+            framed, info = await seated_stranger(table.ready.port)
+            msg = {
+                "chat": make("chat", text="x" * 100),
+                "ack": make("ack", seq=0, hash=info["start_hash"]),
+                "start": make("start"),
+            }[kind]
+            gone = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ConnectionLost)
+            sent = back = 0
+            tracemalloc.start()
+            try:
+                before = tracemalloc.get_traced_memory()[0]
+                with contextlib.suppress(*gone):
+                    for _ in range(SOCKET_FLOOD // 100):
+                        burst = b"".join(framed.encode(msg) for _ in range(100))
+                        await framed.send_raw(burst)
+                        sent += len(burst)
+                    # the host takes our sync once it has read the flood (or it dropped us)
+                    await framed.send(make("sync", seq=0, hash=info["start_hash"]))
+                    host = table.sessions[0]
+                    await wait_until(lambda: host.ls.synced[1] or 1 not in host.hub.links)
+                with contextlib.suppress(*gone), trio.move_on_after(0.3):
+                    while data := await framed.stream.receive_some(65536):
+                        back += len(data)
+                kept = tracemalloc.get_traced_memory()[0] - before
+            finally:
+                tracemalloc.stop()
+            await framed.aclose()
+            nursery.cancel_scope.cancel()
+    assert kept < BOUND
+    assert back <= sent
+    if kind == "start":
+        why = f"seat 1 sent more than {REFUSALS_PER_LINK} messages we refuse (the last: unexpected)"
+        assert why in caplog.text
+    else:
+        assert sent > SOCKET_FLOOD * len(encode_frame(msg))
+        assert caplog.text.count("[slow-down]") == (kind == "chat")

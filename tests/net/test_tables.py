@@ -151,6 +151,43 @@ async def test_a_peer_with_other_versions_or_packs_is_refused_clearly(
             nursery.cancel_scope.cancel()
 
 
+async def first_reply(rules, data: bytes) -> dict:
+    """What a host answers a stranger that opens with ``data``."""
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            table = await host_only(rules, nursery)
+            stream = await trio.open_tcp_stream("127.0.0.1", table.ready.port)
+            await stream.send_all(data)
+            framed = FramedStream(stream)
+            reply = await framed.receive()
+            await framed.aclose()
+            nursery.cancel_scope.cancel()
+    return reply
+
+
+async def test_a_protocol_2_joiner_hears_it_must_update(rules2, caplog) -> None:
+    """Protocol 2's join had other fields (name, nonce, listen, dh; no pake): its peer is told
+    its protocol is old, not which field it lacks."""
+    old_join = encode_frame(
+        {
+            "t": "join",
+            "proto": 2,
+            "engine": ENGINE,
+            "packs": [list(p) for p in PACKS],
+            "name": "old",
+            "nonce": b"n" * 16,
+            "listen": 0,
+            "dh": b"\x02" * 256,
+        }
+    )
+    reply = await first_reply(rules2, old_join)
+    assert reply["t"] == "error" and reply["code"] == "version"
+    assert reply["text"] == (
+        f"this table speaks protocol {PROTOCOL_VERSION}; you have protocol 2: update crownp2p"
+    )
+    assert "[version]" in caplog.text
+
+
 async def test_a_wrong_join_code_never_takes_a_seat(rules2, caplog) -> None:
     with trio.fail_after(20):
         table = Table(rules2)
@@ -188,16 +225,8 @@ async def test_a_full_table_refuses_more_players(rules2) -> None:
     ],
 )
 async def test_garbage_from_a_stranger_gets_an_error_frame(rules2, data, code, caplog) -> None:
-    with trio.fail_after(10):
-        async with trio.open_nursery() as nursery:
-            table = await host_only(rules2, nursery)
-            stream = await trio.open_tcp_stream("127.0.0.1", table.ready.port)
-            await stream.send_all(data)
-            framed = FramedStream(stream)
-            reply = await framed.receive()
-            assert reply["t"] == "error" and reply["code"] == code
-            await framed.aclose()
-            nursery.cancel_scope.cancel()
+    reply = await first_reply(rules2, data)
+    assert reply["t"] == "error" and reply["code"] == code
     assert code in caplog.text
 
 
