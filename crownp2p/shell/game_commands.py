@@ -148,7 +148,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 def verify_command(args: argparse.Namespace) -> int:
     from ..core.record import Record, RecordError, verify
-    from ..net.proof import unproven_round
+    from ..net.proof import unproven_round, unproven_seating
 
     try:
         record = Record.load(args.record)
@@ -159,7 +159,9 @@ def verify_command(args: argparse.Namespace) -> int:
     except PackError as err:
         raise CommandError(f"this record needs {err}") from None
     # The seeds first: a forged seed with hashes made to match would replay without a fault.
-    wrong = unproven_round(record, list(rules.seating.seats))
+    wrong = unproven_seating(record, rules.seating.sides) or unproven_round(
+        record, list(rules.seating.seats)
+    )
     if wrong is None:
         verdict = verify(rules, record)
         if verdict.ok:
