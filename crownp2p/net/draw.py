@@ -3,7 +3,9 @@
 Every peer commits to a 32-byte nonce before anyone reveals one; the seed is the hash of all the
 nonces, and the seats follow from the seed by the engine's own seeded shuffle. So no one peer,
 the host included, chooses who moves first or (without ``--teams``) who partners whom. Each
-peer is known by its per-table static public key; the draw lists them in byte order.
+peer is known by its per-table static public key; the draw lists them in byte order, and the
+shuffle takes them in the order of their nonces (so a test seed, which fixes the nonces, fixes
+the seats).
 
 This module only computes and checks: the host runs the round (seating.py), every joiner checks
 the table's transcript, and ``crownp2p verify`` checks a record's (proof.py).
@@ -12,6 +14,7 @@ the table's transcript, and ``crownp2p verify`` checks a record's (proof.py).
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +22,14 @@ from typing import Any
 from ..core.shuffle import shuffle
 
 DOMAIN = b"crownp2p seating"
+
+
+def new_nonce(test_seed: int | str | None, name: str) -> bytes:
+    """Our nonce for the draw: random, or with a test seed (``--test-seed``, tests and
+    benchmarks only) predictable from the seed and our name."""
+    if test_seed is None:
+        return secrets.token_bytes(32)
+    return hashlib.sha256(f"crownp2p insecure seating nonce:{test_seed}:{name}".encode()).digest()
 
 
 def commitment(static: bytes, nonce: bytes) -> bytes:
@@ -43,19 +54,26 @@ class Draw:
 
     @property
     def seed(self) -> bytes:
-        """SHA-256("crownp2p seating seed" ‖ every nonce, in the order of the keys)."""
-        return hashlib.sha256(DOMAIN + b" seed" + b"".join(self.nonces)).digest()
+        """SHA-256("crownp2p seating seed" ‖ every nonce, in byte order)."""
+        return hashlib.sha256(DOMAIN + b" seed" + b"".join(sorted(self.nonces))).digest()
+
+    def _in_nonce_order(self, statics: Sequence[bytes]) -> list[bytes]:
+        nonce = dict(zip(self.statics, self.nonces, strict=True))
+        return sorted(statics, key=lambda static: (nonce[static], static))
 
     def seats(self, sides: Sequence[int]) -> list[bytes]:
         """Every peer's key in seat order, from the seed. Without teams one shuffle orders all
         the peers; with teams one shuffle gives each team a side (the team on seat 0's side
-        moves first) and one per team orders its members over its side's seats."""
+        moves first) and one per team orders its members over its side's seats. Peers go into a
+        shuffle in the order of their nonces (then keys), teams in the order of their first."""
         seed = self.seed
         if not self.teams:
-            order = self.statics
+            order = self._in_nonce_order(self.statics)
             shuffle(order, seed)
             return order
-        teams = sorted(sorted(team) for team in self.teams)
+        teams = [self._in_nonce_order(team) for team in self.teams]
+        firsts = self._in_nonce_order([team[0] for team in teams])
+        teams.sort(key=lambda team: firsts.index(team[0]))
         shuffle(teams, seed)
         seats: list[bytes] = [b""] * len(sides)
         for number, (side, team) in enumerate(zip(sorted(set(sides)), teams, strict=True)):

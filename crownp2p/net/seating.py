@@ -273,7 +273,7 @@ async def host_game(
     address = lan_address() if bind in ("", "0.0.0.0", "::") else bound[0]
     port = bound[1]
     static = crypto.new_static()
-    key, nonce = crypto.static_public(static), crypto.new_nonce()
+    key, nonce = crypto.static_public(static), draw.new_nonce(test_seed, name)
     lobby = Lobby(players, timeouts, (key, draw.commitment(key, nonce)), on_event)
     throttle = Throttle()
     session: Session | None = None
@@ -417,8 +417,8 @@ class _Entry:
     """Our part in the seating draw: our key for this table, our nonce, and the draw's
     commitments as we last answered them."""
 
+    nonce: bytes
     static: bytes = field(default_factory=crypto.new_static)
-    nonce: bytes = field(default_factory=crypto.new_nonce)
     answered: tuple[tuple[bytes, bytes], ...] | None = None
 
     @property
@@ -508,7 +508,7 @@ async def join_game(
         raise NetError(str(err)) from None
     stream = await _reach_host(host, port, timeouts)
     framed = FramedStream(stream)
-    entry = _Entry()
+    entry = _Entry(draw.new_nonce(test_seed, name))
     try:
         local_ip = stream.socket.getsockname()[0]
         # Seats will dial us: listen where they can reach us (only on loopback when the whole

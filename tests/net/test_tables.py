@@ -329,8 +329,7 @@ async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) 
             table.ready = await nursery.start(host)
             await nursery.start(join)
             await wait_until(
-                lambda: order in table.seats
-                and table.sessions[table.seats[order]].ls.applied >= 50
+                lambda: order in table.seats and table.sessions[table.seats[order]].ls.applied >= 50
             )
             seat = table.seats[order]
             crash.cancel()
