@@ -117,13 +117,15 @@ async def offer_table(
     *,
     setup: Setup | None = None,
     statics: Callable[[bytes, bytes], list[bytes]] | None = None,
-    draw: Callable[[list[list[bytes]]], list[list[bytes]]] | None = None,
+    draw: Callable[[list[list[bytes]], bytes], list[list[bytes]]] | None = None,
+    tamper: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     **fields: Any,
 ) -> tuple[str, dict[str, Any]]:
     """A rogue host: it seats one joiner, runs the seating draw with it (sending the
-    commitments as ``draw`` changes them), and hands it a table with ``setup`` (the standard
-    one by default), the seats in ``statics(ours, theirs)`` and ``fields`` changed; returns the
-    sentence of the joiner's NetError and what the joiner answered last."""
+    commitments as ``draw(commits, joiner's key)`` changes them), and hands it a table with
+    ``setup`` (the standard one by default), the seats in ``statics(ours, theirs)``, ``fields``
+    changed and then ``tamper`` applied; returns the sentence of the joiner's NetError and what
+    the joiner answered last."""
     setup = setup or Setup()
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
@@ -139,7 +141,7 @@ async def offer_table(
         commits = sorted(
             [[ours, seating_draw.commitment(ours, nonce)], [joiner.static, joiner.commit]]
         )
-        await framed.send(make("draw", commits=(draw or list)(commits)))
+        await framed.send(make("draw", commits=draw(commits, joiner.static) if draw else commits))
         opening = await framed.receive()
         if opening["t"] != "opening":
             replies.append(opening)
@@ -167,7 +169,7 @@ async def offer_table(
             nonces=list(honest.nonces),
             teams=[],
         )
-        await framed.send(make("table", **(table | fields)))
+        await framed.send(make("table", **(tamper or dict)(table | fields)))
         replies.append(await framed.receive())
 
     said = ""
