@@ -375,11 +375,11 @@ async def test_resuming_a_finished_game_reports_its_result(rules2, tmp_path) -> 
         table = Table(rules2, bot="random", seed=1)
         table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
         await table.play()
-        for seat in (0, 1):
+        for order in (0, 1):  # the records go by join order
             again = await resume_game(
-                rules2, table.records[seat], decider=table.decider(), packs=PACKS
+                rules2, table.records[order], decider=table.decider(), packs=PACKS
             )
-            assert again.to_json() == table.outcomes[seat].to_json()
+            assert again.to_json() == table.outcomes[table.seats[order]].to_json()
 
 
 # ---------------------------------------------------------------------- chat and resign
@@ -588,19 +588,22 @@ async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) 
 async def test_a_host_that_tells_two_seats_different_tables_never_starts_a_game(
     rules4, monkeypatch, caplog
 ) -> None:
-    """A host that hands seat 2 a key of its own for seat 3 (so as to pose as seat 3 to seat
-    2) leaves seats 2 and 3 with different tables: their link is refused, the mesh never
-    completes, and the table is aborted for everyone without a single move."""
+    """A host that hands one joiner a key of its own for another joiner's seat (so as to pose
+    as that seat to it) leaves the two with different tables: their link is refused, the mesh
+    never completes, and the table is aborted for everyone without a single move."""
     from dataclasses import replace
 
     from crownp2p.net import seating as table_module
 
     real_make = table_module.make
+    lied: list[int] = []
 
     def lying_make(kind: str, **fields):
-        if kind == "table" and fields["seat"] == 2:
+        if kind == "table" and not lied:  # the first joiner's table
+            lied.append(fields["seat"])
+            other = next(s for s in range(4) if s not in (fields["seat"], fields["host"]))
             fields["statics"] = list(fields["statics"])
-            fields["statics"][3] = crypto.static_public(crypto.new_static())
+            fields["statics"][other] = crypto.static_public(crypto.new_static())
         return real_make(kind, **fields)
 
     monkeypatch.setattr(table_module, "make", lying_make)
