@@ -249,7 +249,7 @@ class Printer:
 
 def seating_line(seated: Seated) -> str:
     """Where the seating draw put us, who moves first and (at a team table) who partners us:
-    ``you are seat 2 of 4, gold; ann (blue) moves first; your partner is bob``."""
+    ``you are seat 3 of 4, gold; ann (blue) moves first; your partner is bob``."""
     from ..core.seats import COLOURS
 
     seat, names = seated.seat, seated.names
