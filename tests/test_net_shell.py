@@ -25,8 +25,8 @@ from crownp2p.core.decisions import decision_text
 from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
-from crownp2p.net.deciders import seat_bot
-from crownp2p.net.events import Chat, Ended, StepApplied
+from crownp2p.net.deciders import LateBot
+from crownp2p.net.events import Chat, Ended, Seated, StepApplied
 from crownp2p.net.link import Timeouts
 from crownp2p.net.seating import host_game, join_game
 from crownp2p.shell.net_table import net_table
@@ -72,7 +72,7 @@ async def seat_a_person(
         results["host"] = await host_game(
             rules,
             Setup(),
-            decider=seat_bot("random", seed, 0),
+            decider=LateBot("random", seed),  # seated by the draw
             packs=PACKS,
             bind="127.0.0.1",
             code=CODE,
@@ -110,7 +110,11 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
         async with trio.open_nursery() as nursery:
             table, results = await seat_a_person(nursery, 1, replies.append)
             heard, events = results["heard"], results["events"]
+            # test seed 1 fixes the draw (tests/net/test_draw.py): the host moves first
             assert table.seat == 1 and table.who[0] == "host"
+            seated = next(e for e in events if isinstance(e, Seated))
+            assert (seated.seat, seated.names, seated.host) == (1, ("host", "player"), 0)
+            assert Seated(0, ("host", "player"), (0, 1), 0) in heard  # the host hears it too
             assert "chat TEXT" in table.opening().lines[0]
             for _ in range(3):  # three of our decisions, each typed as a line
                 await wait_until(lambda: table.legal(), "our turn")
@@ -197,8 +201,9 @@ async def test_a_short_clock_shows_in_the_toolbar_and_forfeits_a_silent_person()
             table, results = await seat_a_person(nursery, 3, lambda r: None, clock=2.0)
             assert " s left " in "".join(text for _, text in table.toolbar())
             await wait_until(lambda: table.over, "the clock runs out")
+    person, host = table.seat, results["host_session"].seat  # test seed 3: the person is seat 0
     for outcome in (results["host"], results["join"]):
-        assert outcome.result == "forfeit" and outcome.culprit == 1 and outcome.winner == 0
+        assert outcome.result == "forfeit" and outcome.culprit == person and outcome.winner == host
         assert "did not decide seq" in outcome.reason and "within 2 s" in outcome.reason
 
 
@@ -318,8 +323,12 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
         assert listening["event"] == "listening"
         address = f"127.0.0.1:{listening['port']}"
-        t = Terminal("join", address, "--code", listening["code"], "--name", "ann")
-        first = t.shows("—— turn 1: gold ——")
+        # these test seeds fix the seating draw: the host moves first
+        t = Terminal(
+            "join", address, "--code", listening["code"], "--name", "ann", "--test-seed", "1"
+        )
+        t.shows("you are seat 1 of 2, gold; host (blue) moves first")
+        first = t.shows("turn 1: your turn")
         assert "You play gold (lower case) against blue (host)." in first
         assert "`chat TEXT` talks to the table" in first
         assert "blue: " in first  # the host's bot moved first, told as it happened
@@ -374,7 +383,7 @@ def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) 
     try:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
         address = f"127.0.0.1:{listening['port']}"
-        t = Terminal("join", address, "--code", listening["code"], **state)
+        t = Terminal("join", address, "--code", listening["code"], "--test-seed", "1", **state)
         terminals.append(t)
         said = t.shows("turn 1: your turn")
         (path,) = (tmp_path / "crownp2p" / "games").glob("*-join.jsonl")
@@ -417,6 +426,10 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
         "--no-record",
         "--code",
         "team-code",
+        "--teams",
+        "bot2",
+        "--test-seed",
+        "5",  # with the bots' test seeds, the draw seats us first, bot1, bot2, bot3
     )
     bots: list[subprocess.Popen] = []
     try:
@@ -425,13 +438,15 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
             bots.append(
                 subprocess.Popen(
                     [sys.executable, "-m", "crownp2p", "join", address, "--code", "team-code"]
-                    + ["--bot", "greedy", "--seed", str(n), "--name", f"bot{n}", "--json"],
+                    + ["--bot", "greedy", "--seed", str(n), "--name", f"bot{n}", "--json"]
+                    + ["--test-seed", str(n)],
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
                     text=True,
                 )
             )
-            t.shows(f"bot{n} joined as seat {n}")
+            t.shows(f"bot{n} joined ({n + 1} of 4 in)")
+        t.shows("you are seat 0 of 4, blue; you move first; your partner is bot2")
         first = t.shows("Order 1 of 1")
         assert (
             "You play blue south-west (UPPER case) with blue south-east (bot2) against "
@@ -501,7 +516,7 @@ def test_the_shell_runs_trio_as_a_guest_of_its_loop() -> None:
             outcomes["host"] = await host_game(
                 rules,
                 Setup(),
-                decider=seat_bot("random", 4, 0),
+                decider=LateBot("random", 4),
                 packs=PACKS,
                 bind="127.0.0.1",
                 code=CODE,

@@ -50,12 +50,15 @@ def check_setup(setup: Setup, rules: Rules) -> None:
         )
 
 
-def check_seat(seat: int, players: int) -> None:
-    """A joiner's seat is one of the table's, and not the host's."""
-    if not 1 <= seat < players:
-        raise OutOfBounds(
-            f"the table gives us seat {seat}, but a joiner's seat is 1 to {players - 1}"
-        )
+def check_seat(seat: int, host: int, players: int) -> None:
+    """A joiner's seat and the host's are two of the table's."""
+    for whose, n in (("us", seat), ("the host", host)):
+        if not 0 <= n < players:
+            raise OutOfBounds(
+                f"the table gives {whose} seat {n}, but its seats are 0 to {players - 1}"
+            )
+    if seat == host:
+        raise OutOfBounds(f"the table gives us seat {seat}, the host's own")
 
 
 def check_timeout(what: str, seconds: float, bounds: tuple[float, float]) -> None:

@@ -3,10 +3,10 @@
 The :class:`~.lockstep.Lockstep` emits the game's events (:class:`Started`,
 :class:`StepApplied`, :class:`Asked`, :class:`Chat`, :class:`LinkChanged`, :class:`PeerError`,
 :class:`Ended`);
-the services in ``seating`` add the seating's own (:class:`Seated`, :class:`Joined`,
-:class:`Left`). A follower reads them with ``match`` or ``isinstance``; none of them is a
-callback into the protocol, and none carries a clock: a benchmark that wants times stamps the
-events as it receives them.
+the services in ``seating`` add the seating's own (:class:`Waiting`, :class:`Seated`,
+:class:`Joined`, :class:`Left`). A follower reads them with ``match`` or ``isinstance``; none
+of them is a callback into the protocol, and none carries a clock: a benchmark that wants
+times stamps the events as it receives them.
 """
 
 from __future__ import annotations
@@ -111,29 +111,56 @@ class Ended:
 
 
 @dataclass(frozen=True)
-class Seated:
-    """The host gave us ``seat`` of ``players`` (a joiner's first news)."""
+class Waiting:
+    """The host took us in at its table of ``players``: we wait for the others and the
+    seating draw (a joiner's first news)."""
 
-    seat: int
     players: int
 
 
 @dataclass(frozen=True)
-class Joined:
-    """A player called ``name`` took ``seat`` at our table (the host's news)."""
+class Seated:
+    """The seating draw gave the seats: ``names`` in seat order, ``sides`` each seat's side
+    (seat 0 moves first), ``host`` the host's seat and ``seat`` ours. Every peer hears it
+    before it confirms the table."""
 
     seat: int
+    names: tuple[str, ...]
+    sides: tuple[int, ...]
+    host: int
+
+    def partners(self, seat: int) -> list[int]:
+        """The other seats on ``seat``'s side."""
+        return [s for s, side in enumerate(self.sides) if side == self.sides[seat] and s != seat]
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A player called ``name`` took a place at our table: ``present`` of ``players`` are in,
+    the host included (the host's news)."""
+
     name: str
+    present: int
+    players: int
 
 
 @dataclass(frozen=True)
 class Left:
-    """The player at ``seat`` left before the game began: the seat is free again."""
+    """The player called ``name`` left before every place was taken: its place is free again."""
 
-    seat: int
     name: str
 
 
 Event = (
-    Started | StepApplied | Asked | Chat | LinkChanged | PeerError | Ended | Seated | Joined | Left
+    Started
+    | StepApplied
+    | Asked
+    | Chat
+    | LinkChanged
+    | PeerError
+    | Ended
+    | Waiting
+    | Seated
+    | Joined
+    | Left
 )

@@ -6,7 +6,7 @@ Two kinds of connection (docs/protocol.md, "Joining a table"):
   both hold the same code; a Noise XNpsk0 handshake keyed by it seals the link and proves the
   joiner holds the static key it brings. A stranger with a wrong code gets one refusal per try
   and nothing it could test a guess against.
-* **peer** — a seated player dials a lower seat (the mesh, and every reconnect): a Noise KK
+* **peer** — a seated player dials another (the mesh, and every reconnect): a Noise KK
   handshake with both seats' static keys from the table, so a link is bound to one seat for good
   and nobody else, the host included, can pose as either end.
 
@@ -141,9 +141,9 @@ async def first_message(framed: FramedStream, timeout: float) -> dict[str, Any]:
 
 @dataclass
 class Admitted:
-    """What a joiner learns from a successful join handshake."""
+    """What a joiner learns from a successful join handshake (its seat comes with the table,
+    from the seating draw)."""
 
-    seat: int
     players: int
     static: bytes  # our private key for this table; the table brings every seat's public key
 
@@ -153,8 +153,9 @@ class Player:
     """What the host learns of a joiner that knew the code."""
 
     name: str
-    listen: int  # the port it listens on for higher seats
+    listen: int  # the port it listens on for the seats that dial it
     static: bytes  # its public key for this table, proven by the join handshake
+    commit: bytes  # its commitment to its nonce of the seating draw
 
 
 async def join_dial(
@@ -164,13 +165,14 @@ async def join_dial(
     name: str,
     packs: Packs,
     listen_port: int,
+    commit: bytes,
     timeout: float,
     static: bytes | None = None,
 ) -> Admitted:
     """The joiner's side of a join handshake: SPAKE2 over the code, then a Noise handshake keyed
-    by its key, whose last message proves our static key; our name and port go only through the
-    sealed link. A joiner cut off before its table dials again with its ``static`` key, by which
-    the host knows its seat."""
+    by its key, whose last message proves our static key; our name, port and commitment to the
+    seating draw go only through the sealed link. A joiner cut off before its table dials again
+    with its ``static`` key (and the same commitment), by which the host knows its place."""
     pake = crypto.pake(code, host=False)
     static = static or crypto.new_static()
     try:
@@ -203,7 +205,7 @@ async def join_dial(
             ) from None
         await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
         framed.seal_with(noise)
-        await _send(framed, make("player", name=name, listen=listen_port), timeout)
+        await _send(framed, make("player", name=name, listen=listen_port, commit=commit), timeout)
         welcome = await _receive(framed, timeout, "welcome")
     except HandshakeError as err:
         if err.code == "bad-code":
@@ -215,7 +217,7 @@ async def join_dial(
         raise HandshakeError(
             "closed", f"the host closed the connection while joining ({err})"
         ) from None
-    return Admitted(welcome["seat"], welcome["players"], static)
+    return Admitted(welcome["players"], static)
 
 
 async def join_accept(
@@ -254,7 +256,7 @@ async def join_accept(
         player = await _receive(framed, timeout, "player")
     except ConnectionLost as err:
         raise HandshakeError("closed", str(err)) from None
-    return Player(player["name"], player["listen"], static)
+    return Player(player["name"], player["listen"], static, player["commit"])
 
 
 # ====================================================================== peer
@@ -272,8 +274,9 @@ async def peer_dial(
     packs: Packs,
     timeout: float,
 ) -> None:
-    """Seat ``seat`` dials seat ``to_seat`` (always a lower one): a Noise KK handshake with our
-    static key and theirs from the table, so each proves its seat to the other."""
+    """Seat ``seat`` dials seat ``to_seat`` (``TableInfo.dials`` says who dials whom): a Noise
+    KK handshake with our static key and theirs from the table, so each proves its seat to the
+    other."""
     try:
         await _send(
             framed,
@@ -309,19 +312,20 @@ async def peer_accept(
     *,
     game_id: bytes,
     seat: int,
-    players: int,
+    callers: Sequence[int],
     static: bytes,
     statics: Sequence[bytes],
     digest: bytes,
     packs: Packs,
     timeout: float,
 ) -> int:
-    """Our side when a higher seat dials us: returns its proven seat."""
+    """Our side when one of the seats that dial us (``callers``) does: returns its proven
+    seat."""
     await check_versions(framed, hello, packs)
     if hello["game_id"] != game_id:
         raise await _refuse(framed, "wrong-table", "this peer is at a different table")
     theirs: int = hello["seat"]
-    if theirs <= seat or theirs >= players:
+    if theirs not in callers:
         raise await _refuse(
             framed, "bad-seat", f"seat {theirs} does not dial seat {seat} at this table"
         )

@@ -131,6 +131,8 @@ HASH = pattern(_HEX64, "64 lowercase hexadecimal digits")
 NONCE = binary(32)
 KEY = binary(KEY_BYTES)
 PACKS = array(pair(text(64, min_len=1), text(64)), 64)
+DIGEST = binary(32)
+COMMITS = array(pair(KEY, DIGEST), MAX_SEATS, min_len=2)  # (static key, commitment) by key
 
 SCHEMAS: dict[str, dict[str, Check]] = {
     # ---- handshake
@@ -149,11 +151,15 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     },
     "pake": {"pake": binary(PAKE_BYTES)},
     "noise": {"msg": binary(NOISE_MESSAGE_BYTES, NOISE_STATIC_MESSAGE_BYTES)},
-    "player": {"name": text(32, min_len=1), "listen": integer(0, 65535)},
-    "welcome": {"seat": SEAT, "players": integer(2, MAX_SEATS)},
+    "player": {"name": text(32, min_len=1), "listen": integer(0, 65535), "commit": DIGEST},
+    "welcome": {"players": integer(2, MAX_SEATS)},
+    # ---- the seating draw (every seat is taken; before the table)
+    "draw": {"commits": COMMITS},
+    "opening": {"nonce": NONCE},
     "table": {
         "game_id": binary(16),
         "seat": SEAT,
+        "host": SEAT,
         "players": integer(2, MAX_SEATS),
         "names": array(text(32, min_len=1), MAX_SEATS, min_len=2),
         "addrs": array(pair(text(255), integer(0, 65535)), MAX_SEATS, min_len=2),
@@ -163,6 +169,9 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "reveal_timeout": number(0.001, 86400.0),
         "clock": number(0.0, 86400.0),  # a decision's time limit; 0: none
         "statics": array(KEY, MAX_SEATS, min_len=2),
+        "commits": COMMITS,
+        "nonces": array(NONCE, MAX_SEATS, min_len=2),
+        "teams": array(array(KEY, MAX_SEATS, min_len=1), MAX_SEATS),  # empty: drawn
     },
     "confirm": {"game_id": binary(16), "start_hash": HASH},
     "start": {},
@@ -175,7 +184,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "decision": array(text(64, min_len=1), 16, min_len=1),
         "prev": HASH,  # the state hash before it: the state it was decided in
     },
-    "commit": {"round": integer(1, MAX_SEQ), "commit": binary(32)},
+    "commit": {"round": integer(1, MAX_SEQ), "commit": DIGEST},
     "reveal": {"round": integer(1, MAX_SEQ), "nonce": NONCE},
     "ack": {"seq": SEQ, "hash": HASH},
     "end": {"seat": SEAT, "code": pattern(_CODE, "an error code"), "text": text(TEXT_MAX)},

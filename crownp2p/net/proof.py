@@ -1,11 +1,32 @@
-"""What a networked game's record proves about its chance: that each seed came from a
-commit-reveal round between all seats (docs/protocol.md, "Chance"; docs/records.md)."""
+"""What a networked game's record proves about its chance: that the seats came from the seating
+draw, and each seed from a commit-reveal round between all seats (docs/protocol.md, "The
+seating draw" and "Chance"; docs/records.md)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..core.game import CHANCE
 from ..core.record import Record
 from . import crypto
+from .draw import Draw, seats_fault
+
+
+def unproven_seating(record: Record, sides: Sequence[int]) -> str | None:
+    """What is wrong with the record's seating draw, as a sentence that names it (``the
+    seating draw: ann's nonce does not open its commitment``, ``the seats do not follow from
+    the seating draw``), or None when the seats follow from it. A record whose seeds were drawn
+    in one process has no draw (None)."""
+    if record.game_id is None:
+        return None
+    meta = record.meta
+    try:
+        drawn = Draw.from_json(meta["draw"])
+        statics = [bytes.fromhex(k) for k in meta["statics"]]
+        names = [str(n) for n in meta["players"]]
+    except (KeyError, TypeError, ValueError):
+        return "the record does not hold the seating draw"
+    return seats_fault(drawn, statics, names, sides)
 
 
 def unproven_round(record: Record, seats: list[int]) -> str | None:

@@ -14,8 +14,7 @@ import logging
 import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -26,7 +25,7 @@ from ..core.play import Decider
 from ..core.record import Record, ReplayError
 from ..core.rules import Rules
 from ..core.setup import Setup
-from . import crypto
+from . import crypto, draw
 from .bounds import (
     CLOCK,
     DEFAULT_CLOCK,
@@ -36,11 +35,13 @@ from .bounds import (
     check_setup,
     check_timeout,
 )
+from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
-from .events import Event, Joined, Left, Outcome, Seated
-from .handshake import Admitted, Packs, Player, join_accept, join_dial
+from .events import Event, Outcome, Seated, Waiting
+from .handshake import Admitted, Packs, join_accept, join_dial
 from .journal import Journal, JournalError, load, session_path
 from .link import FramedStream, Timeouts
+from .lobby import Lobby
 from .lockstep import Lockstep, NonceSource
 from .messages import make
 from .session import Hub, Session, TableInfo
@@ -154,7 +155,10 @@ async def _listen(host: str, port: int) -> list[trio.SocketListener]:
 def _meta(info: TableInfo) -> dict[str, Any]:
     return {
         "seat": info.seat,
+        "host": info.host,
         "players": info.names,
+        "statics": [k.hex() for k in info.statics],
+        "draw": info.draw.to_json(),
         "packs": [list(p) for p in info.packs],
     }
 
@@ -228,6 +232,7 @@ async def host_game(
     decider: Decider | None,
     packs: Packs,
     name: str = "host",
+    teams: str | None = None,
     bind: str = "0.0.0.0",
     port: int = 0,
     code: str | None = None,
@@ -243,9 +248,13 @@ async def host_game(
 ) -> Outcome:
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
     no ``decider`` is a person's: its decisions come through :meth:`Session.offer`. ``clock``
-    is each decision's time limit in seconds (None: no limit)."""
+    is each decision's time limit in seconds (None: no limit). ``teams`` names the player who
+    partners the host at a table of two sides of two (None: the seating draw decides)."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
+    sides = rules.seating.sides
+    if teams is not None and sorted(sides.count(side) for side in set(sides)) != [2, 2]:
+        raise NetError("--teams is for a table of two sides of two players")
     try:
         code = crypto.check_code(code) if code is not None else crypto.new_join_code()
     except ValueError as err:
@@ -263,9 +272,9 @@ async def host_game(
     bound = listeners[0].socket.getsockname()
     address = lan_address() if bind in ("", "0.0.0.0", "::") else bound[0]
     port = bound[1]
-    seated: dict[int, tuple[Player, tuple[str, int], FramedStream]] = {}
-    tables: dict[int, dict[str, Any]] = {}  # the table sent to each seat, for one that rejoins
-    full = trio.Event()
+    static = crypto.new_static()
+    key, nonce = crypto.static_public(static), draw.new_nonce(test_seed, name)
+    lobby = Lobby(players, timeouts, (key, draw.commitment(key, nonce)), on_event)
     throttle = Throttle()
     session: Session | None = None
 
@@ -273,7 +282,7 @@ async def host_game(
         hub = Hub(nursery, timeouts, packs)
 
         async def on_join(framed: FramedStream, hello: dict[str, Any]) -> None:
-            if session is not None and session.started:
+            if not lobby.room or (session is not None and session.started):
                 await framed.refuse("table-full", "this table is full")
                 return
             peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
@@ -291,57 +300,53 @@ async def host_game(
                 await framed.aclose()
                 return
             throttle.proved(peer_ip)
-            # A joiner whose link was cut before the game began comes back with its key.
-            back = [s for s, (p, _, _) in seated.items() if p.static == player.static]
-            free = [s for s in range(1, players) if s not in seated]
-            if not back and (full.is_set() or not free):
-                await framed.refuse("table-full", "this table is full")
-                return
-            seat = back[0] if back else free[0]
             if _is_loopback(peer_ip) and not _is_loopback(address):
                 peer_ip = address  # a player on this very machine: others reach it here
-            seated[seat] = (player, (peer_ip, player.listen), framed)
-            try:
-                await framed.send(make("welcome", seat=seat, players=players))
-                if seat in tables:  # the link was cut before the table reached it
-                    await framed.send(tables[seat])
-            except ConnectionLost:
-                if not full.is_set():
-                    del seated[seat]
-                await framed.aclose()
+            # A joiner whose link was cut before its table comes back with its key.
+            guest = lobby.admit(framed, player, (peer_ip, player.listen))
+            if guest is None:
+                await framed.refuse("table-full", "this table is full")
                 return
-            if on_event and not back:
-                on_event(Joined(seat, player.name))
-            if len(seated) == players - 1:
-                full.set()
-            await hub.run_link(framed, seat)
-            if not full.is_set() and seat in seated and seated[seat][2] is framed:
-                del seated[seat]  # left while we waited for the others: the seat is free again
-                if on_event:
-                    on_event(Left(seat, player.name))
+            try:
+                await framed.send(make("welcome", players=players))
+                if await lobby.attend(guest, framed):
+                    assert guest.table is not None
+                    await framed.send(guest.table)
+                    await hub.run_link(framed, guest.seat)
+                    return
+            except ConnectionLost:
+                lobby.lost(guest, framed)
+            await framed.aclose()
 
         hub.on_join = on_join
         nursery.start_soon(hub.serve, listeners)
         task_status.started(HostReady(address, port, code))
-        if players > 1:
-            await full.wait()
-
+        while True:
+            await lobby.full()
+            if await lobby.openings():
+                break
+        nonces = lobby.nonces(nonce)
+        drawn = _draw_teams(lobby, key, teams, rules)
+        drawn = Draw(drawn.commits, tuple(nonces[k] for k, _ in drawn.commits), drawn.teams)
+        statics = drawn.seats(rules.seating.sides)
+        seat_of = {k: seat for seat, k in enumerate(statics)}
+        guests = lobby.guests
+        names = [name if k == key else guests[k].player.name for k in statics]
+        addrs = [(address, port) if k == key else guests[k].addr for k in statics]
         game_id = crypto.new_game_id(test_seed)
-        static = crypto.new_static()
-        statics = [crypto.static_public(static)] + [seated[s][0].static for s in range(1, players)]
-        names = [name] + [seated[s][0].name for s in range(1, players)]
-        addrs = [(address, port)] + [seated[s][1] for s in range(1, players)]
         table_extra = dict(extra or {})
         if test_seed is not None:
             table_extra["test_seed"] = test_seed
         info = TableInfo(
             game_id,
-            0,
+            seat_of[key],
+            seat_of[key],
             players,
             names,
             addrs,
             static,
             statics,
+            drawn,
             setup,
             game.state_hash(),
             max_turns,
@@ -351,34 +356,86 @@ async def host_game(
             (bind, port),
             table_extra,
         )
-        for seat in range(1, players):
-            tables[seat] = make(
-                "table",
-                game_id=game_id,
-                seat=seat,
-                players=players,
-                names=names,
-                addrs=[list(a) for a in addrs],
-                setup=setup.to_json(),
-                start_hash=info.start_hash,
-                max_turns=max_turns,
-                reveal_timeout=float(timeouts.reveal),
-                clock=float(clock or 0),
-                statics=statics,
-            )
-            hub.send(seat, tables[seat])
+        lobby.seat(
+            {
+                k: (
+                    seat_of[k],
+                    make(
+                        "table",
+                        game_id=game_id,
+                        seat=seat_of[k],
+                        host=info.host,
+                        players=players,
+                        names=names,
+                        addrs=[list(a) for a in addrs],
+                        setup=setup.to_json(),
+                        start_hash=info.start_hash,
+                        max_turns=max_turns,
+                        reveal_timeout=float(timeouts.reveal),
+                        clock=float(clock or 0),
+                        statics=statics,
+                        commits=[list(c) for c in drawn.commits],
+                        nonces=list(drawn.nonces),
+                        teams=[list(t) for t in drawn.teams],
+                    ),
+                )
+                for k in guests
+            }
+        )
+        if on_event:
+            on_event(_seated(info, rules))
         record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
 
 
+def _draw_teams(lobby: Lobby, host_key: bytes, partner: str | None, rules: Rules) -> Draw:
+    """The lobby's draw with the host's ``--teams`` choice: the host and ``partner`` against
+    the others (no partner: the draw decides the partners too)."""
+    assert lobby.draw is not None
+    if partner is None:
+        return lobby.draw
+    named = [k for k, g in lobby.guests.items() if g.player.name == partner]
+    if len(named) != 1:
+        who = "no player" if not named else "more than one player"
+        raise NetError(f"--teams names {partner}, but {who} at the table is called {partner}")
+    ours = (host_key, named[0])
+    others = tuple(k for k in lobby.guests if k not in ours)
+    return Draw(lobby.draw.commits, (), (ours, others))
+
+
+def _seated(info: TableInfo, rules: Rules) -> Seated:
+    return Seated(info.seat, tuple(info.names), tuple(rules.seating.sides), info.host)
+
+
 # ====================================================================== join
 
 
-async def _await_table(framed: FramedStream, timeouts: Timeouts) -> dict[str, Any]:
-    """Wait for the host to fill the table, pinging so neither side thinks the other gone.
-    ConnectionLost: the link was cut first."""
+@dataclass
+class _Entry:
+    """Our part in the seating draw: our key for this table, our nonce, and the draw's
+    commitments as we last answered them."""
+
+    nonce: bytes
+    static: bytes = field(default_factory=crypto.new_static)
+    answered: tuple[tuple[bytes, bytes], ...] | None = None
+
+    @property
+    def key(self) -> bytes:
+        return crypto.static_public(self.static)
+
+    @property
+    def commit(self) -> bytes:
+        return draw.commitment(self.key, self.nonce)
+
+
+async def _await_table(
+    framed: FramedStream, timeouts: Timeouts, entry: _Entry, players: int
+) -> dict[str, Any]:
+    """Wait for the host to fill the table, pinging so neither side thinks the other gone, and
+    open our commitment when the host sends the seating draw. ConnectionLost: the link was cut
+    first."""
     quiet_since = trio.current_time()
     while True:
         with trio.move_on_after(timeouts.keepalive) as scope:
@@ -397,10 +454,30 @@ async def _await_table(framed: FramedStream, timeouts: Timeouts) -> dict[str, An
             continue
         if msg["t"] == "error":
             raise NetError(f"the host ended the table: {msg['text']}")
+        if msg["t"] == "draw":
+            await _open(framed, msg, entry, players)
+            continue
         if msg["t"] != "table":
             await framed.refuse("unexpected", f"expected the table, not a {msg['t']} message")
             raise NetError(f"the host sent {msg['t']} instead of the table")
         return msg
+
+
+async def _open(framed: FramedStream, msg: dict[str, Any], entry: _Entry, players: int) -> None:
+    """Answer the seating draw with our nonce, once we have checked that it carries our
+    commitment as we sent it, among one per seat."""
+    commits = tuple(msg["commits"])
+    keys = [key for key, _ in commits]
+    if (entry.key, entry.commit) not in commits:
+        wrong = "does not carry our commitment as we sent it"
+    elif len(commits) != players or keys != sorted(set(keys)):
+        wrong = "does not list one commitment per seat, in the order of their keys"
+    else:
+        entry.answered = commits
+        await framed.send(make("opening", nonce=entry.nonce))
+        return
+    await framed.refuse("draw", f"the seating draw {wrong}")
+    raise NetError(f"the table cannot be played here: the host's seating draw {wrong}")
 
 
 @at_boundary
@@ -419,9 +496,10 @@ async def join_game(
     extra: dict[str, Any] | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
-    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Join the game hosted at ``host:port`` and play it to the end."""
+    """Join the game hosted at ``host:port`` and play it to the end. Ready once the host has
+    taken us in; our seat comes with the table, from the seating draw."""
     timeouts = timeouts or Timeouts()
     _check_record_path(record)
     try:
@@ -430,23 +508,25 @@ async def join_game(
         raise NetError(str(err)) from None
     stream = await _reach_host(host, port, timeouts)
     framed = FramedStream(stream)
+    entry = _Entry(draw.new_nonce(test_seed, name))
     try:
         local_ip = stream.socket.getsockname()[0]
-        # Higher seats will dial us: listen where they can reach us (only on loopback when the
-        # whole table is on this machine).
+        # Seats will dial us: listen where they can reach us (only on loopback when the whole
+        # table is on this machine).
         listen_on = local_ip if _is_loopback(local_ip) else ("::" if ":" in local_ip else "0.0.0.0")
         listeners = await _listen(listen_on, 0)
         listen_port = listeners[0].socket.getsockname()[1]
 
-        async def dial(framed: FramedStream, static: bytes | None = None) -> Admitted:
+        async def dial(framed: FramedStream) -> Admitted:
             return await join_dial(
                 framed,
                 code=code,
                 name=name,
                 packs=packs,
                 listen_port=listen_port,
+                commit=entry.commit,
                 timeout=timeouts.handshake,
-                static=static,
+                static=entry.static,
             )
 
         try:
@@ -455,32 +535,31 @@ async def join_game(
             raise NetError(f"the host refused to seat us: {err}") from None
         except (PeerTimeout, ConnectionLost) as err:
             raise NetError(str(err)) from None
-        task_status.started(joined.seat)
+        task_status.started()
         if on_event:
-            on_event(Seated(joined.seat, joined.players))
+            on_event(Waiting(joined.players))
         while True:
             try:
-                table = await _await_table(framed, timeouts)
+                table = await _await_table(framed, timeouts, entry, joined.players)
                 break
             except ConnectionLost:
                 await framed.aclose()
-            framed, seat = await _rejoin(host, port, timeouts, partial(dial, static=joined.static))
-            if seat.seat != joined.seat and on_event:
-                on_event(Seated(seat.seat, seat.players))
-            joined = seat
-        info, game = await _accept_table(framed, table, rules, joined, host, port, packs, test_seed)
+            framed, joined = await _rejoin(host, port, timeouts, dial)
+        info, game = await _accept_table(framed, table, rules, entry, host, port, packs, test_seed)
     except BaseException:
         await framed.aclose()
         raise
     info.listen = (listen_on, listen_port)
     info.extra.update(extra or {})
+    if on_event:
+        on_event(_seated(info, game.rules))
     record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "join")
         nursery.start_soon(hub.serve, listeners)
-        nursery.start_soon(hub.adopt(framed, 0).run)  # adopted now, before any redial
+        nursery.start_soon(hub.adopt(framed, info.host).run)  # adopted now, before any redial
         return await run.play(session, nursery)
 
 
@@ -533,7 +612,7 @@ async def _accept_table(
     framed: FramedStream,
     table: dict[str, Any],
     source: RulesSource,
-    joined: Admitted,
+    entry: _Entry,
     host: str,
     port: int,
     packs: Packs,
@@ -559,19 +638,15 @@ async def _accept_table(
             f"the table is for {players} players; these rules seat {len(rules.seating.sides)}",
         )
     try:  # before building anything from it
-        check_seat(table["seat"], players)
+        check_seat(table["seat"], table["host"], players)
         check_setup(setup, rules)
         check_timeout("reveal timeout", table["reveal_timeout"], REVEAL)
         if table["clock"]:
             check_timeout("decision clock", table["clock"], CLOCK)
     except OutOfBounds as err:
         raise await refuse("bounds", str(err)) from None
-    if (
-        table["seat"] != joined.seat
-        or len(table["names"]) != players
-        or len(table["addrs"]) != players
-    ):
-        raise await refuse("bad-message", "the table does not match the seat we were given")
+    if len(table["names"]) != players or len(table["addrs"]) != players:
+        raise await refuse("bad-message", "the table does not name and place every seat")
     try:
         game = Game(rules, setup)
     except Exception as err:  # any setup our engine cannot build is refused, not crashed on
@@ -580,24 +655,35 @@ async def _accept_table(
         ) from None
     if game.state_hash() != table["start_hash"]:
         raise await refuse("setup", "the setup starts from a different state here")
+    seat: int = table["seat"]
     statics: list[bytes] = table["statics"]
-    if len(statics) != players or statics[joined.seat] != crypto.static_public(joined.static):
+    if len(statics) != players or statics[seat] != entry.key:
         raise await refuse("bad-message", "the table does not carry our key as we sent it")
     if len(set(statics)) != players or not all(map(crypto.static_public_ok, statics)):
         raise await refuse("bad-message", "the table holds an unusable key")
+    drawn = Draw(tuple(table["commits"]), tuple(table["nonces"]), tuple(map(tuple, table["teams"])))
+    if entry.answered is None:
+        raise await refuse("draw", "the table came before the seating draw")
+    if drawn.commits != entry.answered:
+        raise await refuse("draw", "the table's seating draw is not the one we answered")
+    wrong = draw.seats_fault(drawn, statics, table["names"], rules.seating.sides)
+    if wrong is not None:
+        raise await refuse("draw", wrong)
     addrs: list[tuple[str, int]] = [(str(h), int(p)) for h, p in table["addrs"]]
-    addrs[0] = (host, port)  # the host is where we reached it
+    addrs[table["host"]] = (host, port)  # the host is where we reached it
     extra: dict[str, Any] = {}
     if test_seed is not None:
         extra["test_seed"] = test_seed
     info = TableInfo(
         table["game_id"],
-        joined.seat,
+        seat,
+        table["host"],
         players,
         list(table["names"]),
         addrs,
-        joined.static,
+        entry.static,
         statics,
+        drawn,
         setup,
         table["start_hash"],
         table["max_turns"],
@@ -645,7 +731,7 @@ async def resume_game(
     game = replay(chosen, rec, info.seat, decider)
     test_seed = info.extra.get("test_seed")
     listeners: list[trio.SocketListener] = []
-    if info.seat < info.players - 1 and info.listen is not None:
+    if info.callers and info.listen is not None:
         listeners = await _listen(info.listen[0], info.listen[1])
     journal = Journal(record)
     try:

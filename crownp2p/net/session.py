@@ -11,9 +11,10 @@ Until the session starts, the Hub keeps its links' reports; it knows where to se
 the Session. The session's main task only waits for deadlines (a reveal, a reconnection, the
 start, the goodbyes) and for the end.
 
-Each peer dials only lower seats: when a link to a lower seat drops, a dial loop redials it
-until it is back or the reconnect window closes; a higher seat will redial us, so we keep
-listening.
+One rule says who dials whom (:meth:`TableInfo.dials`): every joiner dials the host (its join
+link is the first), and of two joiners the higher seat dials the lower. When a link we dial
+drops, a dial loop redials it until it is back or the reconnect window closes; a seat that dials
+us will redial, so we keep listening.
 
 What a user interface uses of a :class:`Session` (the shell's networked table codes against
 this, and nothing else):
@@ -52,6 +53,7 @@ from ..core.play import Decider
 from ..core.record import Record
 from ..core.setup import Setup
 from . import crypto
+from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Asked, Event, Outcome, PeerError
 from .handshake import Packs, first_message, peer_accept, peer_dial
@@ -77,22 +79,24 @@ BACKLOG_PER_LINK = 256  # messages a link may send before the game starts: far m
 
 @dataclass
 class TableInfo:
-    """What every peer knows about its table once the host has assigned seats."""
+    """What every peer knows about its table once the seating draw has given the seats."""
 
     game_id: bytes
     seat: int
+    host: int  # the host's seat: it relays the join phase and starts the game
     players: int
     names: list[str]
     addrs: list[tuple[str, int]]  # where to dial each seat
     static: bytes  # our private key at this table
     statics: list[bytes]  # every seat's public key, in seat order, as the table gave them
+    draw: Draw  # the seating draw the seats follow from
     setup: Setup
     start_hash: str
     max_turns: int
     reveal_timeout: float
     clock: float | None  # each decision's time limit (None: no limit)
     packs: list[tuple[str, str]]
-    listen: tuple[str, int] | None = None  # our own listening address, for higher seats
+    listen: tuple[str, int] | None = None  # our own listening address, for the seats that dial us
     extra: dict[str, Any] = field(default_factory=dict)  # bot, seeds: what resume needs
 
     @property
@@ -100,15 +104,32 @@ class TableInfo:
         """What every seat-to-seat handshake binds: this game and every seat's key."""
         return crypto.table_digest(self.game_id, self.statics)
 
+    def dials(self, seat: int, other: int) -> bool:
+        """Whether ``seat`` dials ``other`` (and redials it after a cut): a joiner dials the
+        host, and of two joiners the higher seat dials the lower. The host dials no one."""
+        return other == self.host or (seat != self.host and other < seat)
+
+    @property
+    def dialled(self) -> list[int]:
+        """The seats we dial."""
+        return [s for s in range(self.players) if s != self.seat and self.dials(self.seat, s)]
+
+    @property
+    def callers(self) -> list[int]:
+        """The seats that dial us."""
+        return [s for s in range(self.players) if s != self.seat and self.dials(s, self.seat)]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id.hex(),
             "seat": self.seat,
+            "host": self.host,
             "players": self.players,
             "names": self.names,
             "addrs": [list(a) for a in self.addrs],
             "static": self.static.hex(),
             "statics": [k.hex() for k in self.statics],
+            "draw": self.draw.to_json(),
             "setup": self.setup.to_json(),
             "start_hash": self.start_hash,
             "max_turns": self.max_turns,
@@ -124,11 +145,13 @@ class TableInfo:
         return cls(
             bytes.fromhex(d["game_id"]),
             int(d["seat"]),
+            int(d["host"]),
             int(d["players"]),
             [str(n) for n in d["names"]],
             [(str(h), int(p)) for h, p in d["addrs"]],
             bytes.fromhex(d["static"]),
             [bytes.fromhex(k) for k in d["statics"]],
+            Draw.from_json(d["draw"]),
             Setup.from_json(d["setup"]),
             str(d["start_hash"]),
             int(d["max_turns"]),
@@ -274,14 +297,13 @@ class Hub:
             hello = await first_message(framed, self.timeouts.handshake)
             if hello["t"] == "join":
                 if self.on_join is None:
-                    await framed.refuse(
-                        "table-full"
-                        if self.info is not None and self.info.seat == 0
-                        else "not-host",
-                        "this table is full"
-                        if self.info is not None and self.info.seat == 0
-                        else "this is a seated player, not the host: join the host's address",
-                    )
+                    if self.info is not None and self.info.seat == self.info.host:
+                        await framed.refuse("table-full", "this table is full")
+                    else:
+                        await framed.refuse(
+                            "not-host",
+                            "this is a seated player, not the host: join the host's address",
+                        )
                     return
                 await self.on_join(framed, hello)
                 return
@@ -294,7 +316,7 @@ class Hub:
                 hello,
                 game_id=info.game_id,
                 seat=info.seat,
-                players=info.players,
+                callers=info.callers,
                 static=info.static,
                 statics=info.statics,
                 digest=info.digest,
@@ -310,7 +332,7 @@ class Hub:
     # ------------------------------------------------------------------ dialling
 
     async def dial(self, seat: int) -> None:
-        """Connect to a lower seat, prove ourselves, and run the link until it drops."""
+        """Connect to a seat we dial, prove ourselves, and run the link until it drops."""
         info = self.info
         assert info is not None
         host, port = info.addrs[seat]
@@ -422,7 +444,7 @@ class Session:
 
     async def run(self) -> Outcome:
         """Play until the game ends; every link is closed when this returns."""
-        for seat in range(self.info.seat):
+        for seat in self.info.dialled:
             self.hub.nursery.start_soon(self._dial_loop, seat)
         try:
             outcome = await self._main()
@@ -563,7 +585,7 @@ class Session:
             case LinkDown():
                 del self.hub.links[seat]
                 ls.on_link_down(seat, now)
-                if seat == 0 and not ls.started:
+                if seat == self.info.host and not ls.started:
                     self.confirm_sent = False  # confirm again on the next link
             case Received(msg=msg):
                 t = msg["t"]
@@ -584,7 +606,8 @@ class Session:
         if self.phase == "join" and all_up and not self.confirm_sent and all(ls.synced.values()):
             self.confirm_sent = True
             self.hub.send(
-                0, make("confirm", game_id=self.info.game_id, start_hash=self.info.start_hash)
+                self.info.host,
+                make("confirm", game_id=self.info.game_id, start_hash=self.info.start_hash),
             )
         if self.phase == "host" and all_up and self.confirmed == set(ls.peers):
             for seat in ls.peers:
@@ -599,7 +622,7 @@ class Session:
                 self._abort(f"{ls.seat_name(seat)} does not agree on the setup")
                 return
             self.confirmed.add(seat)
-        elif msg["t"] == "start" and self.phase in ("join", "resume") and seat == 0:
+        elif msg["t"] == "start" and self.phase in ("join", "resume") and seat == self.info.host:
             if not ls.started:
                 self._begin()
         else:

@@ -152,7 +152,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 def verify_command(args: argparse.Namespace) -> int:
     from ..core.record import RecordError, verify
-    from ..net.proof import unproven_round
+    from ..net.proof import unproven_round, unproven_seating
 
     try:
         record = Record.load(args.record)
@@ -163,7 +163,9 @@ def verify_command(args: argparse.Namespace) -> int:
     except PackError as err:
         raise CommandError(f"this record needs {err}") from None
     # The seeds first: a forged seed with hashes made to match would replay without a fault.
-    wrong = unproven_round(record, list(rules.seating.seats))
+    wrong = unproven_seating(record, rules.seating.sides) or unproven_round(
+        record, list(rules.seating.seats)
+    )
     if wrong is None:
         verdict = verify(rules, record)
         if verdict.ok:
@@ -179,7 +181,7 @@ def verified(record: Record) -> str:
     """What `verify` checked of a record that holds."""
     seeds = sum(1 for step in record.steps if step.seat == CHANCE)
     how = (
-        "each proven by its commit-reveal round"
+        "each proven by its commit-reveal round, and the seats by the seating draw"
         if record.game_id is not None
         else "drawn in one process (no commit-reveal rounds to check)"
     )

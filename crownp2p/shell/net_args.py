@@ -91,6 +91,13 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--name", default="host", help="your name at the table")
     p.add_argument(
+        "--teams",
+        metavar="NAME",
+        help="at a four-seat team table, play with the joiner called NAME against the other "
+        "two (default: the seating draw decides the partners too). Either way the draw decides "
+        "which side moves first and who of each side sits first",
+    )
+    p.add_argument(
         "--max-turns",
         type=int,
         default=150,

@@ -26,6 +26,7 @@ from .turns import turn_limit
 if TYPE_CHECKING:
     from ..core.rules import Rules
     from ..core.setup import Setup
+    from ..net.events import Seated
     from ..net.link import Timeouts
 
 EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
@@ -171,22 +172,35 @@ class Printer:
             self.ended_at = time.monotonic()
 
     def event(self, event: Any) -> None:
-        from ..net.events import Chat, Joined, Left, LinkChanged, Seated
+        from ..net.events import Chat, Joined, Left, LinkChanged, Seated, Waiting
 
         self.stamp(event)
         match event:
-            case Joined(seat=seat, name=name):
+            case Joined(name=name, present=present, players=players):
                 self.emit(
-                    {"event": "joined", "seat": seat, "name": name},
-                    f"{name} joined as seat {seat}",
+                    {"event": "joined", "name": name, "present": present},
+                    f"{name} joined ({present} of {players} in)",
                 )
-            case Left(seat=seat, name=name):
+            case Left(name=name):
                 self.emit(
-                    {"event": "left", "seat": seat, "name": name},
-                    f"{name} left before the game began: seat {seat} is free again",
+                    {"event": "left", "name": name},
+                    f"{name} left before the game began: the place is free again",
                 )
-            case Seated(seat=seat, players=players):
-                self.emit({"event": "seated", "seat": seat}, f"seated: seat {seat} of {players}")
+            case Waiting(players=players):
+                self.emit(
+                    {"event": "waiting", "players": players},
+                    f"in at a table of {players}: waiting for the others and the seating draw",
+                )
+            case Seated():
+                self.emit(
+                    {
+                        "event": "seated",
+                        "seat": event.seat,
+                        "names": list(event.names),
+                        "host": event.host,
+                    },
+                    seating_line(event),
+                )
             case Chat(seat=seat, text=text):
                 self.emit(
                     {"event": "chat", "seat": seat, "text": text},
@@ -219,6 +233,23 @@ class Printer:
             f"{words} ({outcome.reason}) {where}; final hash {outcome.final_hash[:16]}",
         )
         return EXIT_FINISHED if outcome.finished else EXIT_UNFINISHED
+
+
+def seating_line(seated: Seated) -> str:
+    """Where the seating draw put us, who moves first and (at a team table) who partners us:
+    ``you are seat 3 of 4, gold; ann (blue) moves first; your partner is bob``."""
+    from ..core.seats import COLOURS
+
+    seat, names = seated.seat, seated.names
+    parts = [f"you are seat {seat} of {len(names)}, {COLOURS[seated.sides[seat]]}"]
+    first = (
+        "you move first" if seat == 0 else f"{names[0]} ({COLOURS[seated.sides[0]]}) moves first"
+    )
+    parts.append(first)
+    partners = [names[s] for s in seated.partners(seat)]
+    if partners:
+        parts.append(f"your partner is {' and '.join(partners)}")
+    return "; ".join(parts)
 
 
 def _simplest(group: BaseExceptionGroup) -> BaseException:
@@ -364,7 +395,7 @@ def _run_shell(
 
 def host_command(args: argparse.Namespace) -> int:
     from ..net import crypto
-    from ..net.deciders import seat_bot
+    from ..net.deciders import LateBot
     from ..net.seating import host_game
 
     _configure_logging(args.verbose)
@@ -419,9 +450,10 @@ def host_command(args: argparse.Namespace) -> int:
         rules=rules,
         setup=setup,
         human=human,
-        decider=None if human else seat_bot(args.bot, seed, 0),
+        decider=None if human else LateBot(args.bot, seed),
         packs=packs(),
         name=args.name,
+        teams=args.teams,
         bind=args.bind,
         port=args.port,
         code=args.code,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from crownp2p.net import crypto
+from crownp2p.net import crypto, draw
 from crownp2p.net.frames import encode_body, encode_frame, frame
 from crownp2p.net.messages import make
 
@@ -67,7 +67,8 @@ def _vectors() -> list[tuple[str, bytes]]:
     crypto.read_handshake(j, m2)
     m3 = bytes(j.write_message())
     assert crypto.read_static_handshake(h, m3) == crypto.static_public(_key(0x55))
-    player = encode_body(make("player", name="ann", listen=4001))
+    joiner_commit = draw.commitment(crypto.static_public(_key(0x55)), _key(0x99))
+    player = encode_body(make("player", name="ann", listen=4001, commit=joiner_commit))
     out += [
         ("joiner static private", _key(0x55)),
         ("joiner ephemeral private", _key(0x33)),
@@ -126,6 +127,17 @@ def _vectors() -> list[tuple[str, bytes]]:
         ("first sealed frame (seat 0 to seat 1)", frame(crypto.seal(accept, sync))),
     ]
     assert crypto.unseal(dial, out[-1][1][4:]) == sync
+    # ---- the seating draw between the host (key 0x66) and the joiner (key 0x55)
+    nonces = {statics[0]: _key(0xAA), statics[1]: _key(0x99)}
+    commits = sorted((key, draw.commitment(key, nonce)) for key, nonce in nonces.items())
+    drawn = draw.Draw(tuple(commits), tuple(nonces[key] for key, _ in commits))
+    out += [
+        ("host draw nonce", _key(0xAA)),
+        ("joiner draw nonce", _key(0x99)),
+        ("draw commitments (key, commitment), by key", b"".join(k + c for k, c in commits)),
+        ("draw seed", drawn.seed),
+        ("static keys in seat order (two seats)", b"".join(drawn.seats((0, 1)))),
+    ]
     assert encode_frame(make("sync", seq=0, hash="0" * 64))[4:] == sync
     return out
 

@@ -14,6 +14,7 @@ from crownp2p.core.game import Game
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import Setup
 from crownp2p.net import crypto
+from crownp2p.net import draw as seating_draw
 from crownp2p.net.deciders import LateBot
 from crownp2p.net.errors import NetError
 from crownp2p.net.events import Outcome
@@ -41,6 +42,7 @@ class Table:
     records: dict[int, Path] = field(default_factory=dict)  # by join order: 0 is the host
     outcomes: dict[int, Outcome] = field(default_factory=dict)  # by seat
     sessions: dict[int, Session] = field(default_factory=dict)  # by seat
+    seats: dict[int, int] = field(default_factory=dict)  # each seat, by join order (0: host)
     ready: HostReady | None = None
 
     @property
@@ -52,9 +54,10 @@ class Table:
 
     async def host(self, task_status=trio.TASK_STATUS_IGNORED, **kw: Any) -> None:
         def ready(session: Session) -> None:
-            self.sessions[0] = session
+            self.sessions[session.info.seat] = session
+            self.seats[0] = session.info.seat
 
-        self.outcomes[0] = await host_game(
+        outcome = await host_game(
             self.rules,
             self.setup,
             decider=self.decider(),
@@ -71,17 +74,12 @@ class Table:
             task_status=task_status,
             **kw,
         )
+        self.outcomes[outcome.seat] = outcome
 
     async def join(self, order: int, port: int, task_status=trio.TASK_STATUS_IGNORED, **kw):
-        seat_box: list[int] = []
-
-        class Status:
-            def started(self, seat: int) -> None:
-                seat_box.append(seat)
-                task_status.started(seat)
-
         def ready(session: Session) -> None:
             self.sessions[session.info.seat] = session
+            self.seats[order] = session.info.seat
 
         outcome = await join_game(
             self.rules,
@@ -95,10 +93,10 @@ class Table:
             timeouts=self.timeouts,
             test_seed=self.seed,
             session_ready=ready,
-            task_status=Status(),
+            task_status=task_status,
             **kw,
         )
-        self.outcomes[seat_box[0]] = outcome
+        self.outcomes[outcome.seat] = outcome
 
     async def play(self, *, join_port: int | None = None) -> dict[int, Outcome]:
         """Host, join every seat (in order, one after another) and play to the end."""
@@ -118,9 +116,22 @@ async def seated_stranger(port: int) -> tuple[FramedStream, dict[str, Any]]:
     """A raw client that joins the table at ``port`` by hand (the whole handshake, its link
     sealed) and reads its table; returns the link and the table, for a test to send anything."""
     framed = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
-    await join_dial(framed, code=CODE, name="raw", packs=PACKS, listen_port=1, timeout=5)
-    while (table := await framed.receive())["t"] == "ping":
-        pass
+    static = crypto.new_static()
+    nonce = seating_draw.new_nonce(None, "raw")
+    commit = seating_draw.commitment(crypto.static_public(static), nonce)
+    await join_dial(
+        framed,
+        code=CODE,
+        name="raw",
+        packs=PACKS,
+        listen_port=1,
+        commit=commit,
+        timeout=5,
+        static=static,
+    )
+    while (table := await framed.receive())["t"] in ("ping", "draw"):
+        if table["t"] == "draw":  # the seating draw: open our commitment
+            await framed.send(make("opening", nonce=nonce))
     assert table["t"] == "table", table
     return framed, table
 
@@ -129,13 +140,16 @@ async def offer_table(
     rules: Rules,
     *,
     setup: Setup | None = None,
-    seat: int = 1,
     statics: Callable[[bytes, bytes], list[bytes]] | None = None,
+    draw: Callable[[list[list[bytes]], bytes], list[list[bytes]]] | None = None,
+    tamper: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     **fields: Any,
 ) -> tuple[str, dict[str, Any]]:
-    """A rogue host: it seats one joiner and hands it a table with ``setup`` (the standard one
-    by default), ``statics(ours, theirs)`` and ``fields`` changed; returns the sentence of the
-    joiner's NetError and what the joiner answered."""
+    """A rogue host: it seats one joiner, runs the seating draw with it (sending the
+    commitments as ``draw(commits, joiner's key)`` changes them), and hands it a table with
+    ``setup`` (the standard one by default), the seats in ``statics(ours, theirs)``, ``fields``
+    changed and then ``tamper`` applied; returns the sentence of the joiner's NetError and what
+    the joiner answered last."""
     setup = setup or Setup()
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
@@ -145,22 +159,41 @@ async def offer_table(
         framed = FramedStream(await listeners[0].accept())
         hello = await framed.receive()
         joiner = await join_accept(framed, hello, code=CODE, packs=PACKS, timeout=5)
-        await framed.send(make("welcome", seat=seat, players=2))  # sealed from here on
+        await framed.send(make("welcome", players=2))  # sealed from here on
         ours = crypto.static_public(crypto.new_static())
+        nonce = crypto.new_nonce()
+        commits = sorted(
+            [[ours, seating_draw.commitment(ours, nonce)], [joiner.static, joiner.commit]]
+        )
+        await framed.send(make("draw", commits=draw(commits, joiner.static) if draw else commits))
+        opening = await framed.receive()
+        if opening["t"] != "opening":
+            replies.append(opening)
+            return
+        nonces = {ours: nonce, joiner.static: opening["nonce"]}
+        honest = seating_draw.Draw(
+            tuple(tuple(c) for c in commits), tuple(nonces[k] for k, _ in commits)
+        )
+        seats = honest.seats(rules.seating.sides)
+        names = ["host" if k == ours else "joiner" for k in seats]
         table = dict(
             game_id=b"g" * 16,
-            seat=seat,
+            seat=seats.index(joiner.static),
+            host=seats.index(ours),
             players=2,
-            names=["host", "joiner"],
+            names=names,
             addrs=[["127.0.0.1", port], ["127.0.0.1", 0]],
             setup=setup.to_json(),
             start_hash=Game(rules, Setup()).state_hash(),  # never built from a rogue setup
             max_turns=0,
             reveal_timeout=5.0,
             clock=300.0,
-            statics=(statics or (lambda us, them: [us, them]))(ours, joiner.static),
+            statics=statics(ours, joiner.static) if statics else seats,
+            commits=commits,
+            nonces=list(honest.nonces),
+            teams=[],
         )
-        await framed.send(make("table", **(table | fields)))
+        await framed.send(make("table", **(tamper or dict)(table | fields)))
         replies.append(await framed.receive())
 
     said = ""

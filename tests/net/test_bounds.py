@@ -34,7 +34,7 @@ async def test_a_setup_out_of_bounds_is_refused_by_name(rules2, setup, why) -> N
 
 async def test_a_table_for_seat_7_is_refused_not_an_index_error(rules2) -> None:
     said, reply = await offer_table(rules2, seat=7)
-    assert "the table gives us seat 7, but a joiner's seat is 1 to 1" in said
+    assert "the table gives us seat 7, but its seats are 0 to 1" in said
     assert reply["code"] == "bounds"
 
 

@@ -227,9 +227,11 @@ async def test_a_flood_over_a_socket_costs_the_flooder_and_the_game_finishes(rul
             proxy = Proxy(table.ready.port)
             await nursery.start(proxy.run)
             nursery.start_soon(table.join, 1, proxy.port)
-            await wait_until(lambda: len(table.sessions) == 2 and table.sessions[0].ls.applied > 40)
-            host, joiner = table.sessions[0].ls, table.sessions[1]
-            flooder = joiner.hub.links[0]
+            await wait_until(lambda: len(table.seats) == 2)  # seated by the draw
+            host_seat, joiner_seat = table.seats[0], table.seats[1]
+            await wait_until(lambda: table.sessions[host_seat].ls.applied > 40)
+            host, joiner = table.sessions[host_seat].ls, table.sessions[joiner_seat]
+            flooder = joiner.hub.links[host_seat]
             held = joiner.ls.applied  # nothing else runs while we flood: the game is held
             msg = {
                 "ack": make("ack", seq=held, hash=joiner.ls.hash_at(held)),
@@ -245,7 +247,7 @@ async def test_a_flood_over_a_socket_costs_the_flooder_and_the_game_finishes(rul
 
                 def read_it_all() -> bool:  # a decision of the joiner's from after the flood
                     later = host.record.steps[held:]
-                    return any(s.seat == 1 for s in later) or host.outcome is not None
+                    return any(s.seat == joiner_seat for s in later) or host.outcome is not None
 
                 await wait_until(read_it_all)
                 kept = tracemalloc.get_traced_memory()[0] - before
@@ -292,8 +294,8 @@ async def test_a_flood_before_the_start_over_a_socket_costs_the_flooder(rules2, 
                         sent += len(burst)
                     # the host takes our sync once it has read the flood (or it dropped us)
                     await framed.send(make("sync", seq=0, hash=info["start_hash"]))
-                    host = table.sessions[0]
-                    await wait_until(lambda: host.ls.synced[1] or 1 not in host.hub.links)
+                    host, ours = table.sessions[info["host"]], info["seat"]
+                    await wait_until(lambda: host.ls.synced[ours] or ours not in host.hub.links)
                 with contextlib.suppress(*gone), trio.move_on_after(0.3):
                     while data := await framed.stream.receive_some(65536):
                         back += len(data)
@@ -305,7 +307,10 @@ async def test_a_flood_before_the_start_over_a_socket_costs_the_flooder(rules2, 
     assert kept < BOUND
     assert back <= sent
     if kind == "start":
-        why = f"seat 1 sent more than {REFUSALS_PER_LINK} messages we refuse (the last: unexpected)"
+        why = (
+            f"seat {info['seat']} sent more than {REFUSALS_PER_LINK} messages we refuse"
+            " (the last: unexpected)"
+        )
         assert why in caplog.text
     else:
         assert sent > SOCKET_FLOOD * len(encode_frame(msg))

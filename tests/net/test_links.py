@@ -142,14 +142,20 @@ async def join_pair(host_code: str, joiner_code: str, tamper: bool = False):
             hello["pake"] = crypto.pake(host_code, host=False).start()
         try:
             results["host"] = await join_accept(host, hello, code=host_code, packs=PACKS, timeout=5)
-            await host.send(make("welcome", seat=1, players=2))
+            await host.send(make("welcome", players=2))
         except HandshakeError as err:
             results["host"] = err
 
     async def joiner_side() -> None:
         try:
             results["joiner"] = await join_dial(
-                joiner, code=joiner_code, name="ann", packs=PACKS, listen_port=0, timeout=5
+                joiner,
+                code=joiner_code,
+                name="ann",
+                packs=PACKS,
+                listen_port=0,
+                commit=b"c" * 32,
+                timeout=5,
             )
         except HandshakeError as err:
             results["joiner"] = err
@@ -163,10 +169,11 @@ async def join_pair(host_code: str, joiner_code: str, tamper: bool = False):
 async def test_the_same_code_seals_the_join_link_and_the_host_learns_the_joiners_key() -> None:
     with trio.fail_after(10):
         results = await join_pair("Abcd-Efgh", "abcdefgh")  # case and dashes do not matter
-        assert results["joiner"].seat == 1
-        # the joiner's name and port came through the sealed link, its key proven by the handshake
+        assert results["joiner"].players == 2
+        # the joiner's name, port and commitment came through the sealed link, its key proven
+        # by the handshake
         player = results["host"]
-        assert player.name == "ann"
+        assert player.name == "ann" and player.commit == b"c" * 32
         assert player.static == crypto.static_public(results["joiner"].static)
 
 
@@ -210,7 +217,7 @@ async def peer_pair(dialler_static: bytes, claimed_seat: int = 2, publics=PUBLIC
                 hello,
                 game_id=game_id,
                 seat=1,
-                players=4,
+                callers=[2, 3],  # of two joiners the higher seat dials the lower
                 static=STATICS[1],
                 statics=PUBLICS,
                 digest=crypto.table_digest(game_id, PUBLICS),

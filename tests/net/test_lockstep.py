@@ -171,7 +171,7 @@ def test_a_seat_impersonating_another_is_a_forfeit(rules4) -> None:
 
 def test_an_unexpected_message_mid_game_is_refused(rules2) -> None:
     table = waiting_for(rules2, 1)
-    table.inject(1, 0, make("welcome", seat=1, players=2))
+    table.inject(1, 0, make("welcome", players=2))
     assert table.peers[0].outcome is None
     assert "unexpected" in [m["code"] for m in errors_to(table, 0, 1)]
 

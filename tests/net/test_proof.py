@@ -45,7 +45,7 @@ def ok_line(path: Path) -> str:
     record = Record.load(path)
     seeds = sum(1 for step in record.steps if step.seat == CHANCE)
     how = (
-        "each proven by its commit-reveal round"
+        "each proven by its commit-reveal round, and the seats by the seating draw"
         if record.game_id is not None
         else "drawn in one process (no commit-reveal rounds to check)"
     )
@@ -66,7 +66,7 @@ def test_both_peers_records_prove_every_seed(played, rules2, capsys) -> None:
         assert len(rounds) >= 3 and all(step.proof is not None for step in rounds)
         assert unproven_round(record, [0, 1]) is None
         assert verify_out(path, capsys) == (0, ok_line(path))
-        assert "commit-reveal round." in ok_line(path)
+        assert "commit-reveal round, and the seats by the seating draw." in ok_line(path)
     host, join = (Record.load(p) for p in played.values())
     assert [s.proof for s in host.steps] == [s.proof for s in join.steps]  # the same rounds
 

@@ -20,16 +20,17 @@ OVER = REFUSALS_PER_LINK + 1  # one refusal past the budget
 def flood(kind: str, table: dict) -> list[dict]:
     """``OVER`` messages of one kind the host refuses, after whatever sets them up."""
     sync = make("sync", seq=0, hash=table["start_hash"])
-    decision = make("decision", seq=900, seat=1, decision=["pass"], prev=table["start_hash"])
+    ours, host = table["seat"], table["host"]  # as the seating draw placed us
+    decision = make("decision", seq=900, seat=ours, decision=["pass"], prev=table["start_hash"])
     match kind:
         case "replayed":
             return [decision] * (OVER + 1)  # the first is taken, the rest are replays
         case "not-yours":
-            return [make("end", seat=0, code="resign", text="you lose")] * OVER
+            return [make("end", seat=host, code="resign", text="you lose")] * OVER
         case "second sync":
             return [sync] * OVER  # on top of the one the link opened with
         case "unexpected":
-            return [make("welcome", seat=1, players=2)] * OVER
+            return [make("welcome", players=2)] * OVER
     raise AssertionError(kind)
 
 
@@ -49,7 +50,8 @@ async def test_untimely_messages_past_the_budget_drop_the_link(rules2, kind, cod
             host.ready = await nursery.start(host.host)
             framed, table = await seated_stranger(host.ready.port)
             await framed.send(make("sync", seq=0, hash=table["start_hash"]))
-            await wait_until(lambda: 0 in host.sessions and host.sessions[0].ls.synced[1])
+            seat, at = table["seat"], table["host"]
+            await wait_until(lambda: at in host.sessions and host.sessions[at].ls.synced[seat])
             caplog.clear()
             for msg in flood(kind, table):
                 await framed.send(msg)
@@ -62,5 +64,5 @@ async def test_untimely_messages_past_the_budget_drop_the_link(rules2, kind, cod
             nursery.cancel_scope.cancel()
     assert [m["code"] for m in heard if m["t"] == "error"] == [code] * REFUSALS_PER_LINK
     lines = [r.getMessage() for r in caplog.records if code in r.getMessage()]
-    why = f"seat 1 sent more than {REFUSALS_PER_LINK} messages we refuse (the last: {code})"
+    why = f"seat {seat} sent more than {REFUSALS_PER_LINK} messages we refuse (the last: {code})"
     assert len(lines) == REFUSALS_PER_LINK + 1 and lines[-1] == why

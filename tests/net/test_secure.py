@@ -111,7 +111,7 @@ async def join_by_hand(port: int, *, private: bytes, claim: bytes) -> dict:
         answer = await framed.receive()  # a refusal comes in the clear: the host never sealed
     else:
         framed.seal_with(noise)
-        await framed.send(make("player", name="ann", listen=4009))
+        await framed.send(make("player", name="ann", listen=4009, commit=b"c" * 32))
         answer = await framed.receive()
     await framed.aclose()
     return answer
@@ -130,7 +130,7 @@ async def test_a_joiner_cannot_claim_a_static_key_it_does_not_hold(rules2) -> No
             honest = await join_by_hand(table.ready.port, private=seat_key, claim=claim)
             nursery.cancel_scope.cancel()
     assert forged["t"] == "error" and forged["code"] == "bad-key"
-    assert honest["t"] == "welcome" and honest["seat"] == 1  # the same path, holding the key
+    assert honest["t"] == "welcome" and honest["players"] == 2  # the same path, holding the key
 
 
 async def test_repeated_wrong_codes_from_one_address_are_slowed_and_logged(rules2, caplog):

@@ -327,10 +327,11 @@ async def test_a_joiner_cut_off_before_its_table_rejoins_its_seat(rules2, rules4
             for order in range(1, players - 1):
                 await nursery.start(table.join, order, table.ready.port)
             proxy.cut_after = 3  # pake, noise, welcome: the table never comes on that link
-            seat = await nursery.start(table.join, players - 1, proxy.port)
+            await nursery.start(table.join, players - 1, proxy.port)
             await wait_until(lambda: len(table.outcomes) == players)
             nursery.cancel_scope.cancel()
-    assert seat == players - 1 and proxy.connections == 2
+    # it came back to its place: the table seats it, and no one else came
+    assert f"joiner{players - 1}" in table.sessions[0].names and proxy.connections == 2
     same_as_one_process(table)
 
 
@@ -341,28 +342,29 @@ async def test_a_joiner_cut_off_before_its_table_rejoins_its_seat(rules2, rules4
 async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) -> None:
     table = Table(rules2, bot="random", seed=1)
     table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
-    seat = 0 if victim == "host" else 1
+    order = 0 if victim == "host" else 1  # the records and the crash go by join order
     crash = trio.CancelScope()
     with trio.fail_after(40):
         async with trio.open_nursery() as nursery:
 
             async def host(task_status=trio.TASK_STATUS_IGNORED):
-                with crash if seat == 0 else trio.CancelScope():
+                with crash if order == 0 else trio.CancelScope():
                     await table.host(task_status=task_status)
 
             async def join(task_status=trio.TASK_STATUS_IGNORED):
-                with crash if seat == 1 else trio.CancelScope():
+                with crash if order == 1 else trio.CancelScope():
                     await table.join(1, table.ready.port, task_status=task_status)
 
             table.ready = await nursery.start(host)
             await nursery.start(join)
             await wait_until(
-                lambda: seat in table.sessions and table.sessions[seat].ls.applied >= 50
+                lambda: order in table.seats and table.sessions[table.seats[order]].ls.applied >= 50
             )
+            seat = table.seats[order]
             crash.cancel()
             await wait_until(lambda: table.sessions[seat].stopping)
             await trio.sleep(0.2)
-            record = table.records[seat]
+            record = table.records[order]
             resumed = await resume_game(
                 rules2, record, decider=table.decider(), packs=PACKS, timeouts=FAST
             )
@@ -384,14 +386,16 @@ async def test_a_resumed_peer_whose_partner_never_returns_ends_when_its_window_r
         async with trio.open_nursery() as nursery:  # both peers crash mid-game
             table.ready = await nursery.start(partial(table.host, clock=None))
             await nursery.start(table.join, 1, table.ready.port)
-            await wait_until(lambda: 1 in table.sessions and table.sessions[1].ls.applied >= 30)
+            await wait_until(lambda: len(table.seats) == 2)
+            await wait_until(lambda: table.sessions[table.seats[1]].ls.applied >= 30)
             nursery.cancel_scope.cancel()
         lonely = dataclasses.replace(FAST, reconnect=1.0)
         began = trio.current_time()
         outcome = await resume_game(
             rules2, table.records[1], decider=table.decider(), packs=PACKS, timeouts=lonely
         )
-    assert outcome.result in ("aborted", "forfeit") and "seat 0" in outcome.reason
+    host = f"seat {table.seats[0]} (host)"
+    assert outcome.result in ("aborted", "forfeit") and host in outcome.reason
     assert 1.0 <= trio.current_time() - began < 5
 
 
@@ -400,11 +404,11 @@ async def test_resuming_a_finished_game_reports_its_result(rules2, tmp_path) -> 
         table = Table(rules2, bot="random", seed=1)
         table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
         await table.play()
-        for seat in (0, 1):
+        for order in (0, 1):  # the records go by join order
             again = await resume_game(
-                rules2, table.records[seat], decider=table.decider(), packs=PACKS
+                rules2, table.records[order], decider=table.decider(), packs=PACKS
             )
-            assert again.to_json() == table.outcomes[seat].to_json()
+            assert again.to_json() == table.outcomes[table.seats[order]].to_json()
 
 
 # ---------------------------------------------------------------------- chat and resign
@@ -422,13 +426,15 @@ async def test_chat_and_resign_over_sockets(rules2) -> None:
                 )
             )
             await nursery.start(table.join, 1, table.ready.port)
-            await wait_until(lambda: 1 in table.sessions and table.sessions[1].ls.applied > 10)
-            table.sessions[1].chat("good game")
+            await wait_until(lambda: 1 in table.seats)
+            joiner = table.sessions[table.seats[1]]
+            await wait_until(lambda: joiner.ls.applied > 10)
+            joiner.chat("good game")
             await wait_until(lambda: heard)
-            table.sessions[1].resign("it is late")
+            joiner.resign("it is late")
     assert heard == ["good game"]
     for outcome in table.outcomes.values():
-        assert outcome.result == "forfeit" and outcome.winner == 0
+        assert outcome.result == "forfeit" and outcome.winner == table.seats[0]  # the host
         assert "it is late" in outcome.reason
 
 
@@ -442,15 +448,22 @@ async def test_a_joiner_who_leaves_early_frees_its_seat(rules4) -> None:
             stream = await trio.open_tcp_stream("127.0.0.1", table.ready.port)
             framed = FramedStream(stream)
             joined = await join_dial(
-                framed, code=CODE, name="flaky", packs=PACKS, listen_port=0, timeout=2
+                framed,
+                code=CODE,
+                name="flaky",
+                packs=PACKS,
+                listen_port=0,
+                commit=b"c" * 32,
+                timeout=2,
             )
-            assert joined.seat == 1
+            assert joined.players == 4
             await framed.aclose()  # gone before the others arrive
             await trio.sleep(0.1)
             for order in range(1, 4):
                 await nursery.start(table.join, order, table.ready.port)
     assert sorted(table.outcomes) == [0, 1, 2, 3]
-    assert table.sessions[0].info.names[1] == "joiner1"
+    # its place went to the next to come: the three joiners are all seated, flaky is not
+    assert sorted(table.sessions[0].info.names) == ["host", "joiner1", "joiner2", "joiner3"]
     same_as_one_process(table)
 
 
@@ -464,23 +477,24 @@ async def test_a_table_for_other_rules_is_refused_by_the_joiner(rules2, rules4) 
             four = Table(rules4)
             with pytest.raises(NetError, match="the table is for 2 players; these rules seat 4"):
                 await four.join(1, table.ready.port)
-    assert table.outcomes[0].result == "aborted"
+    assert table.outcomes[table.seats[0]].result == "aborted"  # the host's
 
 
 class SlowThinker:
     """A seat with no decider, as a person's: when the game asks, a bot's choice is offered to
     the session a moment later, as the terminal offers what the person types."""
 
-    def __init__(self, table: Table, seat: int, nursery: trio.Nursery) -> None:
-        from crownp2p.net.deciders import seat_bot
-
-        self.table, self.seat, self.nursery = table, seat, nursery
-        self.bot = seat_bot("random", table.seed, seat)
+    def __init__(self, table: Table, nursery: trio.Nursery) -> None:
+        self.table, self.nursery = table, nursery
         self.asked = 0
 
     def event(self, event) -> None:
-        from crownp2p.net.events import Asked
+        from crownp2p.net.deciders import seat_bot
+        from crownp2p.net.events import Asked, Seated
 
+        if isinstance(event, Seated):  # the seating draw tells us our seat
+            self.seat = event.seat
+            self.bot = seat_bot("random", self.table.seed, event.seat)
         if isinstance(event, Asked):
             self.asked += 1
             self.nursery.start_soon(self.think, event.seq - 1)
@@ -498,7 +512,7 @@ async def test_decisions_offered_later_play_like_a_bot(rules2) -> None:
     table.decider = lambda: None  # every seat's decisions come as offers
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            thinkers = [SlowThinker(table, seat, nursery) for seat in range(2)]
+            thinkers = [SlowThinker(table, nursery) for _ in range(2)]
             table.ready = await nursery.start(partial(table.host, on_event=thinkers[0].event))
             await nursery.start(
                 partial(table.join, 1, table.ready.port, on_event=thinkers[1].event)
@@ -538,27 +552,32 @@ async def test_a_decision_is_applied_as_it_is_read_and_a_bot_answers_at_once(rul
 
 
 async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> None:
-    """Seat 2 listens for seat 3 and dials seats 0 and 1: after its crash it must take up
-    both roles again, on the same port."""
+    """The middle of the three joiners by seat listens for the joiner above it and dials the
+    one below and the host: after its crash it must take up both roles again, on the same
+    port."""
     table = Table(rules4, bot="random", seed=1)
     table.records = {order: tmp_path / f"seat{order}.jsonl" for order in range(4)}
-    crash = trio.CancelScope()
+    crashes = {order: trio.CancelScope() for order in range(1, 4)}
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             table.ready = await nursery.start(table.host)
 
-            async def victim(task_status=trio.TASK_STATUS_IGNORED):
-                with crash:
-                    await table.join(2, table.ready.port, task_status=task_status)
+            async def joiner(order, task_status=trio.TASK_STATUS_IGNORED):
+                with crashes[order]:
+                    await table.join(order, table.ready.port, task_status=task_status)
 
-            await nursery.start(table.join, 1, table.ready.port)
-            assert await nursery.start(victim) == 2
-            await nursery.start(table.join, 3, table.ready.port)
-            await wait_until(lambda: 2 in table.sessions and table.sessions[2].ls.applied >= 60)
-            crash.cancel()
-            await wait_until(lambda: table.sessions[2].stopping)
-            table.outcomes[2] = await resume_game(
-                rules4, table.records[2], decider=table.decider(), packs=PACKS, timeouts=FAST
+            for order in range(1, 4):
+                await nursery.start(joiner, order)
+            await wait_until(lambda: len(table.seats) == 4)
+            order = sorted(range(1, 4), key=table.seats.__getitem__)[1]
+            seat = table.seats[order]
+            info = table.sessions[seat].info
+            assert info.callers and info.dialled  # both roles
+            await wait_until(lambda: table.sessions[seat].ls.applied >= 60)
+            crashes[order].cancel()
+            await wait_until(lambda: table.sessions[seat].stopping)
+            table.outcomes[seat] = await resume_game(
+                rules4, table.records[order], decider=table.decider(), packs=PACKS, timeouts=FAST
             )
             await wait_until(lambda: len(table.outcomes) == 4)
     same_as_one_process(table)
@@ -598,22 +617,27 @@ async def test_a_host_cannot_hand_a_joiner_keys_it_did_not_send(rules2, tamper) 
 async def test_a_host_that_tells_two_seats_different_tables_never_starts_a_game(
     rules4, monkeypatch, caplog
 ) -> None:
-    """A host that hands seat 2 a key of its own for seat 3 (so as to pose as seat 3 to seat
-    2) leaves seats 2 and 3 with different tables: their link is refused, the mesh never
-    completes, and the table is aborted for everyone without a single move."""
+    """A host that hands one joiner a key of its own for another joiner's seat (so as to pose
+    as that seat to it) leaves the two with different tables: their link is refused, the mesh
+    never completes, and the table is aborted for everyone without a single move."""
     from dataclasses import replace
 
     from crownp2p.net import seating as table_module
 
     real_make = table_module.make
+    lied: list[int] = []
 
     def lying_make(kind: str, **fields):
-        if kind == "table" and fields["seat"] == 2:
+        if kind == "table" and not lied:  # the first joiner's table
+            lied.append(fields["seat"])
+            other = next(s for s in range(4) if s not in (fields["seat"], fields["host"]))
             fields["statics"] = list(fields["statics"])
-            fields["statics"][3] = crypto.static_public(crypto.new_static())
+            fields["statics"][other] = crypto.static_public(crypto.new_static())
         return real_make(kind, **fields)
 
     monkeypatch.setattr(table_module, "make", lying_make)
+    # and one that found a seating draw its lie follows from: the links alone must catch it
+    monkeypatch.setattr(table_module.draw, "seats_fault", lambda *args: None)
     table = Table(rules4, timeouts=replace(FAST, start=2))
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
