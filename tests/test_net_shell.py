@@ -298,7 +298,7 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
         assert listening["event"] == "listening"
         address = f"127.0.0.1:{listening['port']}"
-        t = Terminal("join", address, "--code", listening["code"], "--name", "ann")
+        t = Terminal("join", address, "--code", listening["code"], "--name", "ann", "--plain")
         first = t.shows("turn 2: your turn")
         assert "You play gold (lower case) against blue (host)." in first
         assert "`chat TEXT` talks to the table" in first
@@ -354,7 +354,7 @@ def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) 
     try:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
         address = f"127.0.0.1:{listening['port']}"
-        t = Terminal("join", address, "--code", listening["code"], **state)
+        t = Terminal("join", address, "--code", listening["code"], "--plain", **state)
         terminals.append(t)
         said = t.shows("turn 2: your turn")
         (path,) = (tmp_path / "crownp2p" / "games").glob("*-join.jsonl")
@@ -363,7 +363,7 @@ def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) 
         t.shows("gold: ends the order phase")
         t.child.kill(9)  # the terminal and the program die at once
         t.child.close()
-        again = Terminal("resume", str(path))  # no --bot: the person comes back
+        again = Terminal("resume", str(path), "--plain")  # no --bot: the person comes back
         terminals.append(again)
         back = again.shows("gold>")
         assert f"resuming seat 1 of {path}" in back and "Action 1 of 1" in back
@@ -397,6 +397,7 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
         "--no-record",
         "--code",
         "team-code",
+        "--plain",
     )
     bots: list[subprocess.Popen] = []
     try:

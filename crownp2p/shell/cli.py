@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
-from .arguments import add_setup_arguments
+from .arguments import add_screen_arguments, add_setup_arguments
 
 
 class CommandError(Exception):
@@ -69,6 +69,7 @@ def _solo(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", default="blue", help="blue (moves first, default) or gold")
     add_setup_arguments(p)
     p.add_argument("--seed", type=int, help="a number that fixes every shuffle")
+    add_screen_arguments(p)
     p.set_defaults(run=lambda a: _lazy("solo", "solo_command")(a))
 
 
@@ -112,6 +113,7 @@ def _verify(p: argparse.ArgumentParser) -> None:
 def _replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a record file (from `save FILE` or selfplay --record)")
     p.add_argument("--seat", help="whose side of the board is at the bottom: blue or gold")
+    add_screen_arguments(p)
     p.set_defaults(run=lambda a: _lazy("replay", "replay_command")(a))
 
 

@@ -353,6 +353,7 @@ def _run_shell(
             on_event=printer.event,
             unicode=can_unicode(sys.stdout),
             on_table=shown.append,
+            full_screen=not args.plain,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
         log.debug("internal error", exc_info=True)

@@ -216,5 +216,5 @@ def make_table(args: argparse.Namespace, stream: TextIO | None = None) -> Table:
 def solo_command(args: argparse.Namespace) -> int:
     table = make_table(args)
     if sys.stdin.isatty() and sys.stdout.isatty():
-        return run_terminal(table)
+        return run_terminal(table, full_screen=not args.plain)
     return run_lines(table, sys.stdin, sys.stdout)

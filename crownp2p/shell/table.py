@@ -184,7 +184,8 @@ class Table:
     def follow(self, game: Game) -> None:
         """Follow ``game`` from here (a start, or after an undo): its log so far is told."""
         self.tally = TurnTally(game)
-        self.marks: list[int] = []
+        self.marks: list[int] = []  # the squares of the last step
+        self.last_moves: dict[int, list[int]] = {}  # by seat: the squares of its last move
         self.steps_seen = 0
         self.shown = len(game.log)  # log lines already told
 
@@ -205,6 +206,8 @@ class Table:
         if step.seat == CHANCE:
             return
         self.marks = marked_squares(step.decision)
+        if self.marks:
+            self.last_moves[step.seat] = self.marks
         if step.seat != self.seat and self.ahead:
             # Typed ahead for a position that is gone: another seat decides now.
             self._told.extend(f"Not played: `{line}` (the turn moved on)." for line in self.ahead)
@@ -317,7 +320,7 @@ class Table:
             unicode=self.unicode,
             width=width,
             who=self.who,
-            marks=self.marks,
+            marks=[sq for squares in self.last_moves.values() for sq in squares],
             tally=self.tally,
             status=self.driver.status(),
         )

@@ -121,10 +121,12 @@ def run_terminal(
     input: Any = None,  # noqa: A002 - prompt_toolkit's own word
     output: Any = None,
     before_prompt: Callable[[Any], None] | None = None,
+    full_screen: bool = False,
 ) -> int:
-    """The shell in a prompt_toolkit session. ``input``/``output`` (a pipe input and a
+    """The shell in a prompt_toolkit session: the full-screen layout (full_screen.py), or
+    the line mode, a prompt below what scrolls. ``input``/``output`` (a pipe input and a
     DummyOutput in tests) replace the terminal; ``before_prompt(shell)`` runs before each
-    prompt (tests script the player with it)."""
+    prompt of the line mode (tests script the player with it)."""
     from prompt_toolkit.application import create_app_session
 
     session = (
@@ -134,7 +136,7 @@ def run_terminal(
     )
     with session, deferred_interrupt() as pressed:
         try:
-            return asyncio.run(_terminal(shell, pressed, before_prompt))
+            return asyncio.run(_terminal(shell, pressed, before_prompt, full_screen))
         except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
             return internal_error(err, shell, sys.stdout)
 
@@ -186,14 +188,21 @@ class Screen:
         app.invalidate()
 
 
-async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
+async def _terminal(
+    shell: Any, pressed: list[int], before_prompt: Any, full_screen: bool = False
+) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.application.current import get_app
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.utils import is_dumb_terminal
 
+    dumb = is_dumb_terminal()  # prompt_toolkit then only prints the prompt and the keys typed
     screen = Screen()
+    if full_screen and not dumb:
+        from .full_screen import run_full_screen
+
+        return await run_full_screen(shell, screen.style, colour_depth(), LEAVING)
     drawn: dict[int, FormattedText] = {}  # by width; prompt_toolkit asks many times a render
 
     def changed(reply: Reply) -> None:
@@ -201,8 +210,6 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         screen.from_outside(reply)
 
     shell.listen(changed)
-
-    dumb = is_dumb_terminal()  # prompt_toolkit then only prints the prompt and the keys typed
 
     def columns() -> int:
         if dumb:
@@ -240,15 +247,16 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
             if await _leave(shell, screen):
                 return 0
             continue
-        if not dumb:  # the prompt was erased: say what was typed
-            screen.print([("class:prompt", shell.message()), ("class:echo", line)])
-        reply = shell.handle(line)
-        drawn.clear()
-        screen.reply(reply)
-        if reply.quit:
-            if not getattr(shell, "confirm_quit", False) or await _leave(shell, screen):
-                return 0
-            continue
+        for part in line.split("\n"):  # a pasted block: each line on its own
+            if not dumb:  # the prompt was erased: say what was typed
+                screen.print([("class:prompt", shell.message()), ("class:echo", part)])
+            reply = shell.handle(part)
+            drawn.clear()
+            screen.reply(reply)
+            if reply.quit:
+                if not getattr(shell, "confirm_quit", False) or await _leave(shell, screen):
+                    return 0
+                break
         if pressed:
             pressed.clear()
             if await _leave(shell, screen):
