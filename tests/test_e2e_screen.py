@@ -124,3 +124,16 @@ def test_plain_keeps_the_line_mode(terminal):
     t.shows("blue: ends the action phase")
     t.type("quit")
     assert t.exit_status() == 0
+
+
+def test_the_opponents_last_move_stays_on_the_board_at_80_by_24(terminal):
+    t = terminal("solo", "--seed", "4", NO_COLOR="1")
+    t.showing("blue>")
+    for _ in range(4):  # four turns of ours; gold's fourth moves its Pawn d7-d5
+        for line in ("end", "end", "treasure all", "end"):
+            t.type(line)
+    rows = t.showing("turn 9: your turn")
+    assert rows[2].startswith(" 7 · · ·*·") and rows[4].startswith(" 5 · · ·*p")
+    assert "* last moves" in "\n".join(rows)
+    t.type("quit")
+    assert t.exit_status() == 0

@@ -34,7 +34,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.widgets import TextArea
 
-from .render import Fragments, lines_of
+from .render import Fragments, joined, lines_of
 from .reply import Reply
 
 LOG_KEPT = 1000  # lines of the log pane kept for scrolling back
@@ -46,16 +46,7 @@ def split_status(fragments: Fragments) -> tuple[Fragments, Fragments]:
     screen's last blank line (render.screen)."""
     lines = lines_of(fragments)
     blank = max((i for i, line in enumerate(lines) if not line), default=len(lines))
-    return _joined(lines[:blank]), _joined(lines[blank + 1 :])
-
-
-def _joined(lines: list[Fragments]) -> Fragments:
-    out: Fragments = []
-    for i, line in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        out.extend(line)
-    return out
+    return joined(lines[:blank]), joined(lines[blank + 1 :])
 
 
 class FullScreen:
@@ -137,7 +128,7 @@ class FullScreen:
         return [("class:prompt", self.question or self.shell.message())]
 
     def _log_text(self) -> StyleAndTextTuples:
-        return list(_joined(self.log))
+        return list(joined(self.log))
 
     def _log_end(self) -> Point:
         return Point(0, max(0, len(self.log) - 1))

@@ -4,9 +4,10 @@ Everything here renders what one seat may see (``Game.view``), never the hidden 
 in a replay, which shows every hand. The output is a list of ``(style, text)`` fragments, the
 form prompt_toolkit prints; :func:`plain` drops the styles for pipes and tests.
 
-Owners read without colour: upper case is blue (side 0), lower case gold (side 1). Colour, when
-the terminal allows it and ``NO_COLOR`` is not set, only adds to that. With ``unicode=False``
-every character is ASCII.
+Owners read without colour: upper case is blue (side 0), lower case gold (side 1); threats,
+captures and the last moves are marks beside the squares, and an ally's units in the team game
+too. Colour, when the terminal allows it and ``NO_COLOR`` is not set, only adds to that. With
+``unicode=False`` every character is ASCII.
 """
 
 from __future__ import annotations
@@ -64,6 +65,16 @@ def lines_of(fragments: Fragments) -> list[Fragments]:
                 out.append([])
             if part:
                 out[-1].append((style, part))
+    return out
+
+
+def joined(lines: list[Fragments]) -> Fragments:
+    """Lines back into fragments, with the newlines (the inverse of :func:`lines_of`)."""
+    out: Fragments = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
     return out
 
 
@@ -416,12 +427,7 @@ def screen(
         line = sovereign_alerts(game, seat) + line
     status_lines = textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
     lines.extend([("class:status", p)] for p in status_lines)
-    out: Fragments = []
-    for i, line_frags in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        out.extend(line_frags)
-    return out
+    return joined(lines)
 
 
 # ------------------------------------------------------------------ what happened, in words

@@ -1,10 +1,11 @@
 """The loops that put a table (or a replay) on the terminal.
 
-:func:`run_terminal` is the prompt_toolkit loop: the whole screen (board, hands, Supply, who
-decides what) is the prompt's message, drawn again at every keystroke, resize and change, so it
-is always current and always at the bottom; what happened scrolls above it. On Enter the screen
-is erased, the line echoed, and the reply printed. :func:`run_lines` is the same over plain
-lines, for pipes and scripts.
+:func:`run_terminal` runs a prompt_toolkit session: the full-screen layout that stays put
+(full_screen.py), or the line mode (``--plain``), where the whole screen (board, hands,
+Supply, who decides what) is the prompt's message, drawn again at every keystroke, resize and
+change, so it is always current and always at the bottom; what happened scrolls above it. On
+Enter the screen is erased, the line echoed, and the reply printed. :func:`run_lines` is the
+same over plain lines, for pipes and scripts. A pasted block runs line by line.
 
 Anything a table shows goes through the small interface both loops share (``handle``,
 ``screen``, ``status``, ``toolbar``, ``message``, ``completer``, ``opening``,
