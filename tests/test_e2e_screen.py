@@ -137,3 +137,20 @@ def test_the_opponents_last_move_stays_on_the_board_at_80_by_24(terminal):
     assert "* last moves" in "\n".join(rows)
     t.type("quit")
     assert t.exit_status() == 0
+
+
+def test_page_up_and_down_scroll_the_log_pane(terminal):
+    t = terminal("solo", "--seed", "4")
+    t.showing("blue>")
+    t.type("help")
+    rows = t.showing("Keys: Tab completes")
+    assert not any("Type a decision, or a short form of one:" in row for row in rows)
+    for _ in range(6):
+        t.press("\x1b[5~")  # PageUp
+    rows = t.showing("Type a decision, or a short form of one:")
+    assert rows[0] == LABELS and rows[-2] == "blue>"  # only the log pane moved
+    for _ in range(8):
+        t.press("\x1b[6~")  # PageDown
+    t.showing("Keys: Tab completes")
+    t.type("quit")
+    assert t.exit_status() == 0

@@ -531,3 +531,38 @@ def test_the_shell_runs_trio_as_a_guest_of_its_loop() -> None:
     assert outcomes["host"].result == "forfeit" and outcomes["host"].culprit == 1
     assert heard == ["hi from the pipe"]
     assert table is not None and table.leaving and table.over
+
+
+def test_join_in_the_full_screen_layout_at_80_by_24() -> None:
+    host = subprocess.Popen(
+        [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
+        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    t = None
+    try:
+        listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
+        address = f"127.0.0.1:{listening['port']}"
+        t = Terminal("join", address, "--code", listening["code"], "--no-record", size=(24, 80))
+        rows = t.showing("turn 2: your turn")
+        assert rows[0] == "   h g f e d c b a" and rows[-2] == "gold>"  # gold's side at the bottom
+        assert "blue: King e1–d2" in rows  # the host's move, in the log pane
+        assert rows[2].startswith(" 2 · · · ·*K")  # and marked on the board
+        for _ in range(3):
+            t.type("end")
+        rows = t.showing("turn 4: your turn")
+        assert rows[0] == "   h g f e d c b a" and rows[-2] == "gold>"  # the screen stayed put
+        t.type("quit")
+        t.showing("Leave the game? You resign if you leave. [y/N]")
+        t.type("y")
+        assert t.exit_status() == 0
+        assert "Leaving the game." in t.screen() and "Traceback" not in t.screen()
+        host.communicate(timeout=WAIT)
+    finally:
+        if t is not None:
+            t.kill()
+        if host.poll() is None:
+            host.kill()
+            host.communicate()

@@ -2,7 +2,8 @@
 
 From the top: the screen (board, players, legend, Supply) drawn again at each change and
 resize; the log, scrolling in its own pane; the line saying who decides what; the prompt; the
-toolbar. Nothing is printed into the terminal's scrollback. The line mode (terminal.py's
+toolbar. Nothing is printed into the terminal's scrollback; PageUp and PageDown scroll the
+log pane. The line mode (terminal.py's
 prompt loop, and plain lines) stays for pipes, screen readers and ``--plain``.
 
 The shell is the same small interface the line mode uses (``handle``, ``screen``,
@@ -56,6 +57,8 @@ class FullScreen:
         self.shell = shell
         self.leaving = leaving
         self.log: list[Fragments] = []
+        self.looking: int | None = None  # the log line scrolled to (None: the end)
+        self.top = 0  # the log pane's top line, once scrolled
         self.question: str | None = None  # asked before leaving, answered at the prompt
         self.farewell: list[Fragments] = []  # printed once the layout is gone
         self.drawn: dict[int, tuple[Fragments, Fragments]] = {}  # by width
@@ -75,7 +78,7 @@ class FullScreen:
             height=lambda: self._height(0, least=3),
             wrap_lines=False,
         )
-        log = Window(
+        log = self.log_window = Window(
             FormattedTextControl(self._log_text, get_cursor_position=self._log_end),
             wrap_lines=True,
             height=Dimension(min=1, preferred=1),
@@ -131,7 +134,23 @@ class FullScreen:
         return list(joined(self.log))
 
     def _log_end(self) -> Point:
-        return Point(0, max(0, len(self.log) - 1))
+        """Where the log pane looks (it keeps this line in view): the last line, or the one
+        scrolled to."""
+        last = max(0, len(self.log) - 1)
+        return Point(0, last if self.looking is None else min(self.looking, last))
+
+    def scroll(self, pages: int) -> None:
+        """Scroll the log pane a page back (-1) or on (1). The pane keeps the line it looks
+        at in view, at its top when that line is above, at its bottom when below."""
+        info = self.log_window.render_info
+        if info is None or (self.looking is None and pages > 0):  # already at the end
+            return
+        height = info.window_height
+        top = self.top if self.looking is not None else info.first_visible_line()
+        self.top = max(0, top + pages * max(1, height - 1))
+        self.looking = self.top if pages < 0 else self.top + height - 1
+        if self.looking >= len(self.log) - 1:
+            self.looking = None
 
     def add(self, reply: Reply) -> None:
         """Put what a reply says at the end of the log, and draw the screen again."""
@@ -139,6 +158,7 @@ class FullScreen:
             self.log.extend(lines_of(reply.news))
         self.log.extend([("", line)] for line in reply.lines)
         del self.log[:-LOG_KEPT]
+        self.looking = None
         self.drawn.clear()
 
     def from_outside(self, reply: Reply) -> None:
@@ -197,6 +217,14 @@ class FullScreen:
                 self.leave([[("", self.leaving)]])
             else:
                 self.ask()
+
+        @bindings.add("pageup")
+        def _back(event: KeyPressEvent) -> None:
+            self.scroll(-1)
+
+        @bindings.add("pagedown")
+        def _on(event: KeyPressEvent) -> None:
+            self.scroll(1)
 
         return bindings
 
