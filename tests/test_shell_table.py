@@ -272,3 +272,11 @@ def test_a_refused_order_to_the_shared_king_gives_the_partner_rule():
         "The King on d2 took your ally's order on their turn just before: you cannot order it now."
     )
     assert g.seat_name(SW) not in said
+
+
+def test_the_status_line_says_an_attacked_sovereign_in_both_modes():
+    t = Table(WireDriver(game("4k3/8/8/8/8/8/3p4/4K3", counters={"orders": 1})))
+    assert (
+        t.status() == "Your King on e1 is under attack. Order 1 of 1: march, attack, or end orders"
+    )
+    assert plain(t.screen(120)).splitlines()[-1] == t.status()

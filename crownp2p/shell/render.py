@@ -361,6 +361,15 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
     return f"{text} (Tab lists the choices)"
 
 
+def status_line(game: Game, seat: int, status: str | None = None, tally: Any = None) -> str:
+    """The line above the prompt: ``status`` (a table's own word: waiting, closed), or an
+    attacked Sovereign in words and who is to decide what."""
+    if status is not None:
+        return status
+    line = prompt_line(game, seat, tally)
+    return line if game.over else sovereign_alerts(game, seat) + line
+
+
 def outcome_line(game: Game, seat: int | None) -> str:
     """Who won, said to ``seat`` (None: to an onlooker, as in a replay)."""
     if game.winner is None:
@@ -422,9 +431,7 @@ def screen(
     lines.extend([("class:supply", p)] for p in wrap(supply_text(game, unicode), width))
     lines.extend([("", text)] for text in extra_lines(game, seat, unicode))
     lines.append([])
-    line = status if status is not None else prompt_line(game, seat, tally)
-    if not game.over:
-        line = sovereign_alerts(game, seat) + line
+    line = status_line(game, seat, status, tally)
     status_lines = textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
     lines.extend([("class:status", p)] for p in status_lines)
     return joined(lines)

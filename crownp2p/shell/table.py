@@ -326,7 +326,7 @@ class Table:
         )
 
     def status(self) -> str:
-        return self.driver.status() or render.prompt_line(self.game, self.seat, self.tally)
+        return render.status_line(self.game, self.seat, self.driver.status(), self.tally)
 
     def toolbar(self, width: int = 200) -> render.Fragments:
         return table_toolbar(
