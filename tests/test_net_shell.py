@@ -285,14 +285,19 @@ pytest.importorskip("pexpect")
 from terminal import WAIT, Terminal  # noqa: E402 (only once pexpect is known to be there)
 
 
-def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
-    host = subprocess.Popen(
+def random_bot_host() -> subprocess.Popen:
+    """A host on 127.0.0.1 whose seat the random bot plays (seed 3), telling in JSON lines."""
+    return subprocess.Popen(
         [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
         + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
+    host = random_bot_host()
     t = None
     try:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
@@ -534,13 +539,7 @@ def test_the_shell_runs_trio_as_a_guest_of_its_loop() -> None:
 
 
 def test_join_in_the_full_screen_layout_at_80_by_24() -> None:
-    host = subprocess.Popen(
-        [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
-        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    host = random_bot_host()
     t = None
     try:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
