@@ -170,9 +170,13 @@ class FullScreen:
 
     def _accept(self, buffer: Buffer) -> bool:
         # A pasted block arrives as one text with newlines: each line runs on its own.
-        for line in buffer.text.split("\n"):
-            if self.app.is_done or not self.line(line):
-                break
+        try:
+            for line in buffer.text.split("\n"):
+                if self.app.is_done or not self.line(line):
+                    break
+        except Exception as err:  # noqa: BLE001 - run_terminal says it in one sentence
+            if not self.app.is_done:
+                self.app.exit(exception=err)
         return False
 
     def line(self, line: str) -> bool:
