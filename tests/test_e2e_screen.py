@@ -154,3 +154,15 @@ def test_page_up_and_down_scroll_the_log_pane(terminal):
     t.showing("Keys: Tab completes")
     t.type("quit")
     assert t.exit_status() == 0
+
+
+def test_tab_completes_in_the_full_screen_layout(terminal):
+    t = terminal("solo", "--seed", "4")
+    t.showing("blue>")
+    t.child.send("e1")
+    t.press("\t")
+    rows = t.showing("e1d1")  # the menu of the King's moves, over the log pane
+    assert rows[0] == LABELS and rows[-1].startswith(" turn 1: your turn")
+    t.press("\x15")  # Ctrl-U: clear the line
+    t.type("quit")
+    assert t.exit_status() == 0

@@ -69,7 +69,6 @@ class FullScreen:
             complete_while_typing=False,
             history=InMemoryHistory(),
             accept_handler=self._accept,
-            style="class:prompt-line",
         )
         # The screen and the status take the lines they need (the screen gives way when the
         # terminal is too short); the log takes what is left.
