@@ -3,7 +3,9 @@ end-to-end tests of solo play and of networked tables.
 
 Like a real terminal it answers prompt_toolkit's cursor position requests (without an answer
 prompt_toolkit leaves the bottom toolbar out). What "the screen shows" is the output with the
-escape sequences taken out. Every wait is bounded.
+escape sequences taken out; for the full-screen layout, which redraws only what changed,
+:meth:`Terminal.rows` reads the screen as a person sees it (pyte, a terminal emulator). Every
+wait is bounded.
 """
 
 from __future__ import annotations
@@ -27,11 +29,15 @@ def program() -> list[str]:
 
 
 class Terminal:
-    """The program in a 120 x 40 pseudo-terminal. What it keeps (a networked seat's record)
-    goes to a temporary XDG_STATE_HOME of its own, never the real ~/.local/state, unless
-    ``env`` names one."""
+    """The program in a pseudo-terminal, 120 x 40 unless ``size`` (rows, columns) says. What
+    it keeps (a networked seat's record) goes to a temporary XDG_STATE_HOME of its own, never
+    the real ~/.local/state, unless ``env`` names one."""
 
-    def __init__(self, *args: str, **env: str) -> None:
+    def __init__(self, *args: str, size: tuple[int, int] = (40, 120), **env: str) -> None:
+        import pyte  # type: ignore[import-untyped]
+
+        self.vt = pyte.Screen(size[1], size[0])
+        self.vt_stream = pyte.Stream(self.vt)
         self.state = tempfile.TemporaryDirectory(prefix="crownp2p-test-state-")
         environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
         environ.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
@@ -42,7 +48,7 @@ class Terminal:
             command[0],
             [*command[1:], *args],
             env=environ,
-            dimensions=(40, 120),
+            dimensions=size,
             encoding="utf-8",
             codec_errors="replace",
         )
@@ -63,7 +69,27 @@ class Terminal:
         for _ in range(chunk.count(CPR_REQUEST)):
             self.child.send("\x1b[1;1R")  # the cursor is at the top left, as far as it knows
         self.raw += chunk
+        self.vt_stream.feed(chunk)
         return True
+
+    def rows(self) -> list[str]:
+        """The screen now, row by row, as the terminal shows it."""
+        return [row.rstrip() for row in self.vt.display]
+
+    def showing(self, text: str, timeout: float = WAIT) -> list[str]:
+        """Wait until ``text`` is on the screen now (in one row); return the rows."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.rows()
+            if any(text in row for row in rows):
+                return rows
+            if time.monotonic() > deadline or not self._read(0.2):
+                shown = "\n".join(rows)
+                raise AssertionError(f"the screen never showed {text!r}; it shows:\n{shown}")
+
+    def resize(self, rows: int, columns: int) -> None:
+        self.vt.resize(rows, columns)
+        self.child.setwinsize(rows, columns)
 
     def shows(self, text: str, timeout: float = WAIT) -> str:
         """Wait until ``text`` appears after what was already seen; return the new screen."""

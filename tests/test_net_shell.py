@@ -310,14 +310,19 @@ pytest.importorskip("pexpect")
 from terminal import WAIT, Terminal  # noqa: E402 (only once pexpect is known to be there)
 
 
-def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
-    host = subprocess.Popen(
+def random_bot_host() -> subprocess.Popen:
+    """A host on 127.0.0.1 whose seat the random bot plays (seed 3), telling in JSON lines."""
+    return subprocess.Popen(
         [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
         + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
+    host = random_bot_host()
     t = None
     try:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
@@ -325,10 +330,18 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
         address = f"127.0.0.1:{listening['port']}"
         # these test seeds fix the seating draw: the host moves first
         t = Terminal(
-            "join", address, "--code", listening["code"], "--name", "ann", "--test-seed", "1"
+            "join",
+            address,
+            "--code",
+            listening["code"],
+            "--name",
+            "ann",
+            "--test-seed",
+            "1",
+            "--plain",
         )
         t.shows("you are seat 1 of 2, gold; host (blue) moves first")
-        first = t.shows("turn 1: your turn")
+        first = t.shows("—— turn 1: gold ——")  # after the host's first turn
         assert "You play gold (lower case) against blue (host)." in first
         assert "`chat TEXT` talks to the table" in first
         assert "blue: " in first  # the host's bot moved first, told as it happened
@@ -383,16 +396,18 @@ def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) 
     try:
         listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
         address = f"127.0.0.1:{listening['port']}"
-        t = Terminal("join", address, "--code", listening["code"], "--test-seed", "1", **state)
+        t = Terminal(
+            "join", address, "--code", listening["code"], "--test-seed", "1", "--plain", **state
+        )
         terminals.append(t)
-        said = t.shows("turn 1: your turn")
+        said = t.shows("your turn now  turn 1 · order phase")
         (path,) = (tmp_path / "crownp2p" / "games").glob("*-join.jsonl")
         assert f"this seat's record: {path}" in said.replace("\n", "")
         t.type("end")
         t.shows("gold: ends the order phase")
         t.child.kill(9)  # the terminal and the program die at once
         t.child.close()
-        again = Terminal("resume", str(path))  # no --bot: the person comes back
+        again = Terminal("resume", str(path), "--plain")  # no --bot: the person comes back
         terminals.append(again)
         back = again.shows("gold>")
         assert f"resuming seat 1 of {path}" in back and "Action 1 of 1" in back
@@ -430,6 +445,7 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
         "bot2",
         "--test-seed",
         "5",  # with the bots' test seeds, the draw seats us first, bot1, bot2, bot3
+        "--plain",
     )
     bots: list[subprocess.Popen] = []
     try:
@@ -565,3 +581,41 @@ def test_the_shell_runs_trio_as_a_guest_of_its_loop() -> None:
     assert outcomes["host"].result == "forfeit" and outcomes["host"].culprit == 1
     assert heard == ["hi from the pipe"]
     assert table is not None and table.leaving and table.over
+
+
+def test_join_in_the_full_screen_layout_at_80_by_24() -> None:
+    host = random_bot_host()
+    t = None
+    try:
+        listening = json.loads(host.stdout.readline())  # type: ignore[union-attr]
+        address = f"127.0.0.1:{listening['port']}"
+        t = Terminal(  # with these test seeds the seating draw puts the host first
+            "join",
+            address,
+            "--code",
+            listening["code"],
+            "--no-record",
+            "--test-seed",
+            "1",
+            size=(24, 80),
+        )
+        rows = t.showing(" your turn now  turn 1 · order phase")  # the toolbar, at 80 columns
+        assert rows[0] == "   h g f e d c b a" and rows[-2] == "gold>"  # gold's side at the bottom
+        assert "blue: King e1–d2" in rows  # the host's move, in the log pane
+        assert rows[2].startswith(" 2 · · · ·*K")  # and marked on the board
+        for _ in range(3):
+            t.type("end")
+        rows = t.showing(" your turn now  turn 2 · order phase")
+        assert rows[0] == "   h g f e d c b a" and rows[-2] == "gold>"  # the screen stayed put
+        t.type("quit")
+        t.showing("Leave the game? You resign if you leave. [y/N]")
+        t.type("y")
+        assert t.exit_status() == 0
+        assert "Leaving the game." in t.screen() and "Traceback" not in t.screen()
+        host.communicate(timeout=WAIT)
+    finally:
+        if t is not None:
+            t.kill()
+        if host.poll() is None:
+            host.kill()
+            host.communicate()

@@ -139,3 +139,62 @@ def test_the_winner_is_told_to_each_player_and_to_onlookers():
     assert screen_text(g, 0).splitlines()[-1] == render.outcome_line(g, 0)
     drawn = game("8/8/8/8/8/8/8/8", over=True, winner=None)
     assert render.outcome_line(drawn, 0) == "The game is over: a draw."
+
+
+# ------------------------------------------------------------------ reading the board at a glance
+
+
+def test_attacked_units_and_captures_are_marked_without_colour():
+    g = game("4k3/8/8/3p4/4P3/8/8/4K3 0 N p")  # blue's Pawn e4 and gold's d5 attack each other
+    lines = screen_text(g).splitlines()
+    assert lines[4].startswith(" 5 · · ·xp · · · · 5")  # gold's Pawn: we can capture it
+    assert lines[5].startswith(" 4 · · · ·!P · · · 4")  # our Pawn: under attack
+    assert "! attacked  x you can capture  * last moves" in screen_text(g, width=120)
+    gold = screen_text(g, seat=1).splitlines()  # the same board from gold's side
+    assert gold[4].startswith(" 4 · · ·xP · · · · 4") and gold[5].startswith(" 5 · · · ·!p")
+
+
+def test_the_marks_follow_the_engines_attacks_not_its_marches():
+    g = game("4k3/8/8/8/4p3/4P3/8/4K3 0 N p")  # Pawns face to face: neither attacks
+    text = screen_text(g)
+    assert "!" not in text.split("K King")[0] and "x" not in text.split("K King")[0]
+    expected = {
+        sq
+        for other in (1,)
+        for move in g.position.all_moves(other)
+        if move.kind == "attack"
+        for sq in move.captures
+    }
+    assert render.threats(g, 0) == (frozenset(expected), frozenset())
+
+
+def test_an_attacked_sovereign_is_said_in_words():
+    g = game("4k3/8/8/8/8/8/3p4/4K3 0 N p")
+    assert screen_text(g).splitlines()[-1].startswith("Your King on e1 is under attack. Order 1")
+    status = screen_text(g, seat=1, width=200).splitlines()[-1]
+    assert status.startswith("You can capture blue's King on e1. Waiting for blue")
+    assert "under attack" not in screen_text(game(OPENING))
+
+
+def test_the_last_moves_are_marked_without_colour():
+    g = game(OPENING)
+    lines = screen_text(g, marks=[12, 28, 60, 59]).splitlines()  # e2-e4 and e8-d8
+    assert lines[1].startswith(" 8 · · ·*·*k · · · 8")
+    assert lines[5].startswith(" 4 · · · ·*· · · · 4") and lines[7].startswith(" 2 · · · ·*P")
+
+
+def test_the_team_board_tells_our_units_from_our_allys_and_the_enemies():
+    from test_all_kings_men import TEAM, state
+
+    g = state(TEAM, "K0e1 K1e8 P0a2 P2h2 P1a7 P3h7")
+    lines = screen_text(g, width=80).splitlines()
+    assert lines[0] == "   a  b  c  d  e  f  g  h"
+    assert lines[2].startswith(" 7 p  ·  ·  ·  ·  ·  ·  p  7")  # both enemies: lower case
+    assert lines[7].startswith(" 2 P  ·  ·  ·  ·  ·  ·  P' 2")  # ours, and our ally's (')
+    assert lines[8].startswith(" 1 ·  ·  ·  ·  K  ·  ·  ·  1")  # the shared King is ours
+    assert "' your ally's" in screen_text(g, width=120)
+    assert all(len(line) <= 80 for line in lines)
+    # Four seats beside the board, a line each shorter: the screen leaves room at 80 x 24
+    # for the log, the prompt and the toolbar.
+    assert lines[2].endswith("hand 0 · deck 0 · discard 0 · Barracks: -")
+    assert len(lines) <= 19

@@ -172,3 +172,22 @@ def test_the_terminal_rings_the_bell_a_reply_asks_for():
     assert "\a" not in out.getvalue()
     screen.reply(Reply(["your turn"], bell=True))
     assert "\a" in out.getvalue()
+
+
+def test_the_full_screen_layout_plays_asks_and_says_an_error_in_one_sentence(monkeypatch, capsys):
+    table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=4)
+    with create_pipe_input() as pipe:
+        pipe.send_text("end" + ENTER + "end" + ENTER + CTRL_D + "n" + ENTER + CTRL_C + CTRL_C)
+        assert run_terminal(table, input=pipe, output=DummyOutput(), full_screen=True) == 0
+    assert table.game.this_turn.phase == "buy"  # both lines played; `n` stayed; Ctrl-C twice left
+
+    def broken(line):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(table, "handle", broken)
+    with create_pipe_input() as pipe:
+        pipe.send_text("end" + ENTER)
+        status = run_terminal(table, input=pipe, output=DummyOutput(), full_screen=True)
+    assert status == 70
+    said = capsys.readouterr().out.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("crownp2p: something went wrong")

@@ -246,3 +246,37 @@ def test_a_driver_that_applies_decisions_itself_tells_the_table_of_each_step():
     assert plain(reply.news) == "blue: Pawn e2–e4"
     assert t.status() == "Order 2 of 2: march or end orders"
     assert t.marks == [12, 28]
+
+
+def test_the_screen_marks_the_last_move_of_each_side():
+    g = game("4k3/8/8/8/8/8/4P3/4K3", counters={"orders": 1})
+    wire = WireDriver(g)
+    t = Table(wire)
+    scripted(t, "e2e4")
+    wire.receive(("march", "e8", "d8"))
+    lines = plain(t.screen()).splitlines()
+    assert lines[1].startswith(" 8 · · ·*k*· · · · 8")  # theirs
+    assert lines[5].startswith(" 4 · · · ·*P · · · 4")  # and ours, still
+    assert lines[7].startswith(" 2 · · · ·*· · · · 2")
+    wire.receive(("end",))
+    assert plain(t.screen()).splitlines()[1].startswith(" 8 · · ·*k*· · · · 8")  # not by an end
+
+
+def test_a_refused_order_to_the_shared_king_gives_the_partner_rule():
+    from test_all_kings_men import SE, SW, TEAM, state
+
+    g = state(TEAM, "K0d2 K1e8 P0a2", last_orders={SE: ["d2"]})
+    t = Table(WireDriver(g))
+    (said,) = t.handle("d2d3").lines
+    assert said.startswith(
+        "The King on d2 took your ally's order on their turn just before: you cannot order it now."
+    )
+    assert g.seat_name(SW) not in said
+
+
+def test_the_status_line_says_an_attacked_sovereign_in_both_modes():
+    t = Table(WireDriver(game("4k3/8/8/8/8/8/3p4/4K3", counters={"orders": 1})))
+    assert (
+        t.status() == "Your King on e1 is under attack. Order 1 of 1: march, attack, or end orders"
+    )
+    assert plain(t.screen(120)).splitlines()[-1] == t.status()

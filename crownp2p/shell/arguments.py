@@ -23,3 +23,12 @@ def add_setup_arguments(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="a setup option from `crownp2p plugins` (repeatable)",
     )
+
+
+def add_screen_arguments(p: argparse.ArgumentParser) -> None:
+    """How a person's game shows in a terminal (solo, replay, host, join, resume)."""
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="lines that scroll, for screen readers, instead of the full-screen layout",
+    )

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
-from .arguments import add_setup_arguments
+from .arguments import add_screen_arguments, add_setup_arguments
 
 
 class CommandError(Exception):
@@ -76,6 +76,7 @@ def _solo(p: argparse.ArgumentParser) -> None:
     add_setup_arguments(p)
     p.add_argument("--seed", type=int, help="a number that fixes every shuffle")
     p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE (by `save`)")
+    add_screen_arguments(p)
     p.set_defaults(run=lambda a: _lazy("solo", "solo_command")(a))
 
 
@@ -125,6 +126,7 @@ def _verify(p: argparse.ArgumentParser) -> None:
 def _replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a record file (from `save FILE` or selfplay --record)")
     p.add_argument("--seat", help="whose side of the board is at the bottom: blue or gold")
+    add_screen_arguments(p)
     p.set_defaults(run=lambda a: _lazy("replay", "replay_command")(a))
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 
-from .arguments import add_setup_arguments
+from .arguments import add_screen_arguments, add_setup_arguments
 
 __all__ = ["add_host_arguments", "add_join_arguments", "add_resume_arguments"]
 
 
 def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> None:
+    add_screen_arguments(p)
     p.add_argument(
         "--bot",
         metavar="random|greedy",

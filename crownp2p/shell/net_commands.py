@@ -373,6 +373,7 @@ def _run_shell(
             unicode=can_unicode(sys.stdout),
             bell=not args.quiet,
             on_table=shown.append,
+            full_screen=not args.plain,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
         log.debug("internal error", exc_info=True)
@@ -510,7 +511,7 @@ def resume_command(args: argparse.Namespace) -> int:
     from .solo import is_solo_save, resumed_table, run_solo
 
     if is_solo_save(args.record):
-        return run_solo(resumed_table(args.record))
+        return run_solo(resumed_table(args.record), plain=args.plain)
 
     _configure_logging(args.verbose)
     try:

@@ -268,13 +268,14 @@ def run_shell(
     output: Any = None,
     before_prompt: Callable[[Any], None] | None = None,
     on_table: Callable[[Table], None] | None = None,
+    full_screen: bool = False,
 ) -> tuple[Any, Table | None]:
     """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
     asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
     gets the events (a host's "joined", a joiner's "seated"). Returns trio's outcome of the
     service (``.unwrap()`` gives its result or raises its error) and the table, if any;
     ``on_table(table)`` is called as the table opens; ``bell``: ring the terminal's bell
-    when our turn begins."""
+    when our turn begins; ``full_screen``: the layout that stays put, else the line mode."""
     from prompt_toolkit.application import create_app_session
 
     app_session = (
@@ -283,7 +284,9 @@ def run_shell(
         else contextlib.nullcontext()
     )
     with app_session:
-        return asyncio.run(_bridge(start, on_event, unicode, bell, before_prompt, on_table))
+        return asyncio.run(
+            _bridge(start, on_event, unicode, bell, before_prompt, on_table, full_screen)
+        )
 
 
 async def _bridge(
@@ -293,6 +296,7 @@ async def _bridge(
     bell: bool,
     before_prompt: Any,
     on_table: Callable[[Table], None] | None,
+    full_screen: bool,
 ) -> tuple[Any, Table | None]:
     from .terminal import _terminal
 
@@ -354,7 +358,7 @@ async def _bridge(
             return done.result(), None
         table = ready.result()
         pressed.clear()
-        shell = asyncio.ensure_future(_terminal(table, pressed, before_prompt))
+        shell = asyncio.ensure_future(_terminal(table, pressed, before_prompt, full_screen))
 
         def on_done(fut: asyncio.Future[Any]) -> None:
             result = fut.result()

@@ -4,9 +4,10 @@ Everything here renders what one seat may see (``Game.view``), never the hidden 
 in a replay, which shows every hand. The output is a list of ``(style, text)`` fragments, the
 form prompt_toolkit prints; :func:`plain` drops the styles for pipes and tests.
 
-Owners read without colour: upper case is blue (side 0), lower case gold (side 1). Colour, when
-the terminal allows it and ``NO_COLOR`` is not set, only adds to that. With ``unicode=False``
-every character is ASCII.
+Owners read without colour: upper case is blue (side 0), lower case gold (side 1); threats,
+captures and the last moves are marks beside the squares, and an ally's units in the team game
+too. Colour, when the terminal allows it and ``NO_COLOR`` is not set, only adds to that. With
+``unicode=False`` every character is ASCII.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 from typing import Any
 
-from ..core.board import FILES, square
+from ..core.board import FILES, square, square_name
 from ..core.game import CHANCE, Game
 
 Fragment = tuple[str, str]
 Fragments = list[Fragment]
 
-BOARD_WIDTH = 23  # " 8 · · · · · · · · 8"
 GAP = 3
 
 
@@ -65,6 +65,16 @@ def lines_of(fragments: Fragments) -> list[Fragments]:
                 out.append([])
             if part:
                 out[-1].append((style, part))
+    return out
+
+
+def joined(lines: list[Fragments]) -> Fragments:
+    """Lines back into fragments, with the newlines (the inverse of :func:`lines_of`)."""
+    out: Fragments = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
     return out
 
 
@@ -111,54 +121,122 @@ def wrap(text: str, width: int, indent: str = "  ") -> list[str]:
 # ------------------------------------------------------------------ the board
 
 
+def threats(game: Game, seat: int) -> tuple[frozenset[int], frozenset[int]]:
+    """Squares of ``seat``'s side's units an enemy could capture by a normal attack now, and of
+    enemy units ``seat``'s side could capture: the engine's move generator, whatever orders are
+    left. The one place the screen asks about threats (a cached attack map can serve it)."""
+    seating = game.rules.seating
+    attacked: set[int] = set()
+    capturable: set[int] = set()
+    for other in seating.seats:
+        into = capturable if not seating.are_enemies(seat, other) else attacked
+        for move in game.position.all_moves(other):
+            if move.kind == "attack":
+                into.update(move.captures)
+    return frozenset(attacked), frozenset(capturable)
+
+
+# The marks in the column left of a square, read without colour; the first that applies.
+ATTACKED, CAPTURABLE, LAST = "!", "x", "*"
+ALLY = "'"  # after an ally's unit in the team game
+
+
 def board_lines(
     game: Game, seat: int, unicode: bool = True, marks: Sequence[int] = ()
 ) -> list[Fragments]:
-    """The board from ``seat``'s side of the table, with file and rank labels. ``marks`` are
-    squares to highlight (the last move), in colour only."""
+    """The board from ``seat``'s side of the table, with file and rank labels. In the column
+    left of each square: ``!`` for our unit an enemy can capture, ``x`` for an enemy unit we
+    can capture, ``*`` for the squares in ``marks`` (the last moves, shaded in colour too). In
+    the team game each square has a column after it too, ``'`` for an ally's unit."""
     forward = game.rules.seating.forward(seat) > 0
     ranks = range(7, -1, -1) if forward else range(8)
     files = list(range(8)) if forward else list(range(7, -1, -1))
     empty = "·" if unicode else "."
-    labels: Fragments = [("class:label", "   " + " ".join(FILES[f] for f in files))]
+    team = has_allies(game, seat)
+    pad = " " if team else ""
+    attacked, capturable = threats(game, seat)
+    labels: Fragments = [("class:label", "   " + " ".join(FILES[f] + pad for f in files).rstrip())]
     lines = [labels]
     for r in ranks:
-        line: Fragments = [("class:label", f"{r + 1:>2} ")]
-        for i, f in enumerate(files):
+        line: Fragments = [("class:label", f"{r + 1:>2}")]
+        for f in files:
             sq = square(f, r)
             unit = game.position.board[sq]
-            mark = " class:last" if sq in marks else ""
-            if unit is None:
-                line.append(("class:empty" + mark, empty))
-            elif side_of(game, unit.owner) == 0:
-                line.append(("class:unit.blue" + mark, unit.kind.letter.upper()))
+            last = " class:last" if sq in marks else ""
+            if sq in attacked:
+                line.append(("class:threat", ATTACKED))
+            elif sq in capturable:
+                line.append(("class:threat", CAPTURABLE))
             else:
-                line.append(("class:unit.gold" + mark, unit.kind.letter.lower()))
-            if i < 7:
-                line.append(("", " "))
+                line.append(("class:label", LAST if last else " "))
+            if unit is None:
+                line.append(("class:empty" + last, empty))
+            elif side_of(game, unit.owner) == 0:
+                line.append(("class:unit.blue" + last, unit.kind.letter.upper()))
+            else:
+                line.append(("class:unit.gold" + last, unit.kind.letter.lower()))
+            if team:
+                ally = unit is not None and is_allys(game, seat, unit)
+                line.append(("class:label", ALLY if ally else " "))
         line.append(("class:label", f" {r + 1}"))
         lines.append(line)
     lines.append(labels)
     return lines
 
 
-def legend(game: Game, unicode: bool = True) -> str:
+def has_allies(game: Game, seat: int) -> bool:
+    seating = game.rules.seating
+    return any(s != seat and not seating.are_enemies(seat, s) for s in seating.seats)
+
+
+def is_allys(game: Game, seat: int, unit: Any) -> bool:
+    """Is ``unit`` an ally's and not ours (a shared Sovereign is ours)?"""
+    seating = game.rules.seating
+    return not seating.are_enemies(seat, unit.owner) and not seating.is_own(
+        seat, unit.owner, unit.kind.is_sovereign
+    )
+
+
+def marks_legend(game: Game, seat: int) -> str:
+    team = f"  {ALLY} your ally's" if has_allies(game, seat) else ""
+    return f"{ATTACKED} attacked  {CAPTURABLE} you can capture  {LAST} last moves{team}"
+
+
+def sovereign_alerts(game: Game, seat: int) -> str:
+    """Attacked Sovereigns in words, ours first: "Your King on e1 is under attack. "."""
+    attacked, capturable = threats(game, seat)
+    words = []
+    for sq in sorted(attacked):
+        unit = game.position.board[sq]
+        if unit is not None and unit.kind.is_sovereign:
+            whose = "Your" if game.rules.seating.is_own(seat, unit.owner, True) else "Your ally's"
+            words.append(f"{whose} {unit.kind.name} on {square_name(sq)} is under attack.")
+    for sq in sorted(capturable):
+        unit = game.position.board[sq]
+        if unit is not None and unit.kind.is_sovereign:
+            whose = game.seat_name(unit.owner)
+            words.append(f"You can capture {whose}'s {unit.kind.name} on {square_name(sq)}.")
+    return "".join(w + " " for w in words)
+
+
+def legend(game: Game, seat: int, unicode: bool = True) -> str:
     kinds = sorted(
         {u.kind for _, u in game.position.units()} | {k for b in game.position.barracks for k in b},
         key=lambda k: k.letter,
     )
     units = "  ".join(f"{k.letter} {k.name}" for k in kinds)
     sep = " · " if unicode else " | "
-    return f"{units}{sep}UPPER = blue, lower = gold"
+    return f"{units}{sep}UPPER = blue, lower = gold{sep}{marks_legend(game, seat)}"
 
 
 # ------------------------------------------------------------------ players, Supply
 
 
 def player_block(
-    game: Game, seat: int, viewer: int, unicode: bool, reveal: bool, who: str
+    game: Game, seat: int, viewer: int, unicode: bool, reveal: bool, who: str, compact: bool
 ) -> list[Fragment]:
-    """Lines about one seat: counts, Barracks, and the hand when the viewer may see it."""
+    """Lines about one seat: counts, Barracks, and the hand when the viewer may see it
+    (``compact``: the Barracks on the counts' line)."""
     view = game.view(seat if reveal else viewer)
     p = view["players"][seat]
     dot = " · " if unicode else ", "
@@ -173,6 +251,8 @@ def player_block(
         ("", f"  hand {p['hand_size']}{dot}deck {p['deck']}{dot}discard {len(p['discard'])}"),
         ("", f"  Barracks: {counted(view['barracks'][seat], unicode)}"),
     ]
+    if compact:
+        lines[1:] = [("", lines[1][1] + dot + lines[2][1].strip())]
     if "hand" in p:
         lines.append(("class:hand", f"  Hand: {counted(p['hand'], unicode)}"))
     if p["in_play"]:
@@ -197,6 +277,27 @@ def extra_lines(game: Game, viewer: int, unicode: bool) -> list[str]:
     if turn["revealed"]:
         lines.append(f"Revealed: {counted(turn['revealed'], unicode)}")
     return lines
+
+
+def _players(
+    game: Game,
+    viewer: int,
+    order: list[int],
+    unicode: bool,
+    reveal: bool,
+    who: dict[int, str],
+    column: int,
+    *,
+    compact: bool,
+) -> list[Fragments]:
+    """The players' blocks in ``order``, wrapped to ``column`` (``compact``: no blank line
+    between them, each block a line shorter)."""
+    info: list[Fragment] = []
+    for i, s in enumerate(order):
+        if i and not compact:
+            info.append(("", ""))
+        info.extend(player_block(game, s, viewer, unicode, reveal, who.get(s, ""), compact))
+    return [[(style, piece)] for style, text in info for piece in wrap(text, column, "    ")]
 
 
 # ------------------------------------------------------------------ whose decision, and what
@@ -260,6 +361,15 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
     return f"{text} (Tab lists the choices)"
 
 
+def status_line(game: Game, seat: int, status: str | None = None, tally: Any = None) -> str:
+    """The line above the prompt: ``status`` (a table's own word: waiting, closed), or an
+    attacked Sovereign in words and who is to decide what."""
+    if status is not None:
+        return status
+    line = prompt_line(game, seat, tally)
+    return line if game.over else sovereign_alerts(game, seat) + line
+
+
 def outcome_line(game: Game, seat: int | None) -> str:
     """Who won, said to ``seat`` (None: to an onlooker, as in a replay)."""
     if game.winner is None:
@@ -297,17 +407,12 @@ def screen(
     board = board_lines(game, seat, unicode, marks)
     seats = list(game.rules.seating.seats)
     order = [s for s in seats if s != seat] + [seat]  # the viewer's own seat nearest the bottom
-    info: list[Fragment] = []
-    for i, s in enumerate(order):
-        if i:
-            info.append(("", ""))
-        info.extend(player_block(game, s, seat, unicode, reveal, who.get(s, "")))
-    side_by_side = width >= BOARD_WIDTH + GAP + 40
-    column = max(20, min(width - BOARD_WIDTH - GAP, 76)) if side_by_side else width
-    info_lines: list[Fragments] = []
-    for style, text in info:
-        for piece in wrap(text, column, "    "):
-            info_lines.append([(style, piece)])
+    board_width = max(_width(line) for line in board) + GAP  # the team board is wider
+    side_by_side = width >= board_width + GAP + 40
+    column = max(20, min(width - board_width - GAP, 76)) if side_by_side else width
+    info_lines = _players(game, seat, order, unicode, reveal, who, column, compact=False)
+    if side_by_side and len(info_lines) >= len(board):  # four seats: keep to the board's height
+        info_lines = _players(game, seat, order, unicode, reveal, who, column, compact=True)
     lines: list[Fragments] = []
     if side_by_side:
         right: list[Fragments] = [[], *info_lines]  # beside the ranks, from the top rank down
@@ -316,25 +421,20 @@ def screen(
             if not _width(extra):
                 lines.append(left)
                 continue
-            filler = " " * (BOARD_WIDTH - _width(left) + GAP)
+            filler = " " * (board_width - _width(left) + GAP)
             lines.append([*left, ("", filler), *extra])
     else:
         lines.extend(board)
         lines.append([])
         lines.extend(info_lines)
-    lines.extend([("class:legend", p)] for p in wrap(legend(game, unicode), width))
+    lines.extend([("class:legend", p)] for p in wrap(legend(game, seat, unicode), width))
     lines.extend([("class:supply", p)] for p in wrap(supply_text(game, unicode), width))
     lines.extend([("", text)] for text in extra_lines(game, seat, unicode))
     lines.append([])
-    line = status if status is not None else prompt_line(game, seat, tally)
+    line = status_line(game, seat, status, tally)
     status_lines = textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
     lines.extend([("class:status", p)] for p in status_lines)
-    out: Fragments = []
-    for i, line_frags in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        out.extend(line_frags)
-    return out
+    return joined(lines)
 
 
 # ------------------------------------------------------------------ what happened, in words

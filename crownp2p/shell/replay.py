@@ -397,5 +397,5 @@ def replay_command(args: argparse.Namespace) -> int:
     except ReplayError as err:
         raise CommandError(str(err)) from None
     if sys.stdin.isatty() and sys.stdout.isatty():
-        return run_terminal(replay)
+        return run_terminal(replay, full_screen=not args.plain)
     return run_lines(replay, sys.stdin, sys.stdout)

@@ -301,10 +301,11 @@ def _solo_players(record: Record) -> tuple[int, str, int | None] | None:
 
 def solo_command(args: argparse.Namespace) -> int:
     table = resumed_table(args.resume) if args.resume else make_table(args)
-    return run_solo(table)
+    return run_solo(table, plain=args.plain)
 
 
-def run_solo(table: Table) -> int:
+def run_solo(table: Table, *, plain: bool = False) -> int:
+    """Play ``table`` in the terminal (full-screen unless ``plain``), or by lines in a pipe."""
     if sys.stdin.isatty() and sys.stdout.isatty():
-        return run_terminal(table)
+        return run_terminal(table, full_screen=not plain)
     return run_lines(table, sys.stdin, sys.stdout)

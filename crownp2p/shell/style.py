@@ -14,6 +14,7 @@ STYLE = {
     "empty": "ansibrightblack",
     "label": "ansibrightblack",
     "last": "bg:ansibrightblack",
+    "threat": "ansired bold",
     "legend": "",
     "supply": "",
     "hand": "bold",

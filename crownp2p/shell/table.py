@@ -231,7 +231,8 @@ class Table:
     def follow(self, game: Game) -> None:
         """Follow ``game`` from here (a start, or after an undo): its log so far is told."""
         self.tally = TurnTally(game)
-        self.marks: list[int] = []
+        self.marks: list[int] = []  # the squares of the last step
+        self.last_moves: dict[int, list[int]] = {}  # by seat: the squares of its last move
         self.steps_seen = 0
         self.shown = len(game.log)  # log lines already told
         self._passed = len(game.passed)  # phases ended by themselves, already noted
@@ -255,6 +256,8 @@ class Table:
         if step.seat == CHANCE:
             return
         self.marks = marked_squares(step.decision)
+        if self.marks:
+            self.last_moves[step.seat] = self.marks
         if step.seat != self.seat and self.ahead:
             # Typed ahead for a position that is gone: another seat decides now.
             self._drop_ahead()
@@ -413,13 +416,13 @@ class Table:
             unicode=self.unicode,
             width=width,
             who=self.who,
-            marks=self.marks,
+            marks=[sq for squares in self.last_moves.values() for sq in squares],
             tally=self.tally,
             status=self.driver.status(),
         )
 
     def status(self) -> str:
-        return self.driver.status() or render.prompt_line(self.game, self.seat, self.tally)
+        return render.status_line(self.game, self.seat, self.driver.status(), self.tally)
 
     def toolbar(self, width: int = 200) -> render.Fragments:
         return table_toolbar(

@@ -1,10 +1,11 @@
 """The loops that put a table (or a replay) on the terminal.
 
-:func:`run_terminal` is the prompt_toolkit loop: the whole screen (board, hands, Supply, who
-decides what) is the prompt's message, drawn again at every keystroke, resize and change, so it
-is always current and always at the bottom; what happened scrolls above it. On Enter the screen
-is erased, the line echoed, and the reply printed. :func:`run_lines` is the same over plain
-lines, for pipes and scripts.
+:func:`run_terminal` runs a prompt_toolkit session: the full-screen layout that stays put
+(full_screen.py), or the line mode (``--plain``), where the whole screen (board, hands,
+Supply, who decides what) is the prompt's message, drawn again at every keystroke, resize and
+change, so it is always current and always at the bottom; what happened scrolls above it. On
+Enter the screen is erased, the line echoed, and the reply printed. :func:`run_lines` is the
+same over plain lines, for pipes and scripts. A pasted block runs line by line.
 
 Anything a table shows goes through the small interface both loops share (``handle``,
 ``screen``, ``status``, ``toolbar``, ``message``, ``completer``, ``opening``,
@@ -124,10 +125,12 @@ def run_terminal(
     input: Any = None,  # noqa: A002 - prompt_toolkit's own word
     output: Any = None,
     before_prompt: Callable[[Any], None] | None = None,
+    full_screen: bool = False,
 ) -> int:
-    """The shell in a prompt_toolkit session. ``input``/``output`` (a pipe input and a
+    """The shell in a prompt_toolkit session: the full-screen layout (full_screen.py), or
+    the line mode, a prompt below what scrolls. ``input``/``output`` (a pipe input and a
     DummyOutput in tests) replace the terminal; ``before_prompt(shell)`` runs before each
-    prompt (tests script the player with it)."""
+    prompt of the line mode (tests script the player with it)."""
     from prompt_toolkit.application import create_app_session
 
     session = (
@@ -137,7 +140,7 @@ def run_terminal(
     )
     with session, deferred_interrupt() as pressed:
         try:
-            return asyncio.run(_terminal(shell, pressed, before_prompt))
+            return asyncio.run(_terminal(shell, pressed, before_prompt, full_screen))
         except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
             return internal_error(err, shell, sys.stdout)
 
@@ -196,7 +199,9 @@ class Screen:
         app.invalidate()
 
 
-async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
+async def _terminal(
+    shell: Any, pressed: list[int], before_prompt: Any, full_screen: bool = False
+) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.application.current import get_app
     from prompt_toolkit.formatted_text import FormattedText
@@ -206,7 +211,12 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
 
     from .completer import MENU_ROWS, fit_menu
 
+    dumb = is_dumb_terminal()  # prompt_toolkit then only prints the prompt and the keys typed
     screen = Screen()
+    if full_screen and not dumb:
+        from .full_screen import run_full_screen
+
+        return await run_full_screen(shell, screen.style, colour_depth(), LEAVING)
     drawn: dict[int, FormattedText] = {}  # by width; prompt_toolkit asks many times a render
 
     def changed(reply: Reply) -> None:
@@ -214,8 +224,6 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
         screen.from_outside(reply)
 
     shell.listen(changed)
-
-    dumb = is_dumb_terminal()  # prompt_toolkit then only prints the prompt and the keys typed
 
     def columns() -> int:
         if dumb:
@@ -257,15 +265,18 @@ async def _terminal(shell: Any, pressed: list[int], before_prompt: Any) -> int:
             if await _leave(shell, screen):
                 return 0
             continue
-        if not dumb:  # the prompt was erased: say what was typed
-            screen.print([("class:prompt", shell.message()), ("class:echo", line)])
-        reply = shell.handle(line)
-        drawn.clear()
-        screen.reply(reply)
-        if reply.quit:
-            if not getattr(shell, "confirm_quit", False) or await _leave(shell, screen):
-                return 0
-            continue
+        for index, part in enumerate(line.split("\n")):  # a pasted block: each line on its own
+            if index and hasattr(shell, "typing_ahead"):
+                shell.typing_ahead = True  # pasted with the first: typed without seeing this
+            if not dumb:  # the prompt was erased: say what was typed
+                screen.print([("class:prompt", shell.message()), ("class:echo", part)])
+            reply = shell.handle(part)
+            drawn.clear()
+            screen.reply(reply)
+            if reply.quit:
+                if not getattr(shell, "confirm_quit", False) or await _leave(shell, screen):
+                    return 0
+                break
         if pressed:
             pressed.clear()
             if await _leave(shell, screen):

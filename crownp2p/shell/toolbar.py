@@ -61,11 +61,18 @@ def table_toolbar(
     ]
     full: Fragments = [
         *([("class:bottom-toolbar.key", f" {note} ")] if note else []),
-        ("class:bottom-toolbar.turn", f" turn {players_turn(game.rules, game.turn)}: {whose}"),
+        # (the note says whose turn it is: the turn's number alone then, to fit 80 columns)
+        (
+            "class:bottom-toolbar.turn",
+            f" turn {players_turn(game.rules, game.turn)}" + ("" if note else f": {whose}"),
+        ),
         ("", f"{dot}{phase} phase{dot}"),
         ("", counts),
     ]
-    short: Fragments = [("", f" {phase}{dot}{counts} ")]
+    short: Fragments = [
+        *([("class:bottom-toolbar.key", f" {note} ")] if note else []),
+        ("", f" {phase}{dot}{counts} "),
+    ]
     if clock is not None and clock[1] < CLOCK_LOW:
         who = "you have" if clock[0] == seat else f"{game.seat_name(clock[0])} has"
         low: Fragments = [("class:bottom-toolbar.clock", f" {who} {max(0, int(clock[1]))} s left ")]
