@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from scenario import hidden_twin
 
 from crownp2p.bots import make_bot
 from crownp2p.core.determinize import KnownTops, determinize
@@ -82,14 +83,7 @@ def test_a_sample_holds_exactly_the_cards_the_view_leaves_unseen() -> None:
 def test_the_samples_depend_on_the_view_and_the_seed_only() -> None:
     game = positions(4)[50]
     seat = game.prompt().seat
-    data = game.to_json()
-    # A twin: the opponent's hand and deck dealt otherwise, our own deck in another order.
-    other = data["players"][1 - seat]
-    pool = other["hand"] + other["deck"]
-    random.Random(9).shuffle(pool)
-    other["hand"], other["deck"] = pool[: len(other["hand"])], pool[len(other["hand"]) :]
-    data["players"][seat]["deck"].reverse()
-    twin = Game.from_json(RULES, data)
+    twin = hidden_twin(game)
     true = Game.from_json(RULES, game.to_json())
     assert twin.state_hash() != true.state_hash()
     assert twin.view(seat) == true.view(seat)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from scenario import hidden_twin
 
 from crownp2p.bots import BOT_NAMES, make_bot
 from crownp2p.bots.greedy import GreedyBot
-from crownp2p.bots.search import SearchBot, evaluate, iterations_for, search
+from crownp2p.bots.search import (
+    Root,
+    SearchBot,
+    evaluate,
+    iterations_for,
+    run_iterations,
+    search,
+)
 from crownp2p.bots.selfplay import play_game
 from crownp2p.core.decisions import parse_decision
 from crownp2p.core.determinize import KnownTops
@@ -34,23 +40,10 @@ def midgame(seed: int, turn: int) -> Game:
     return Game.from_json(RULES, game.to_json())
 
 
-def twin(game: Game) -> Game:
-    """The same game but for what the seat to move cannot see: the other hand and deck dealt
-    otherwise, and its own deck in another order."""
-    seat = game.prompt().seat
-    data = game.to_json()
-    other = data["players"][1 - seat]
-    pool = other["hand"] + other["deck"]
-    random.Random(3).shuffle(pool)
-    other["hand"], other["deck"] = pool[: len(other["hand"])], pool[len(other["hand"]) :]
-    data["players"][seat]["deck"].reverse()
-    return Game.from_json(RULES, data)
-
-
 @pytest.mark.parametrize(("seed", "turn"), [(1, 9), (2, 14), (3, 21)])
 def test_the_bot_cannot_tell_two_games_that_share_its_view(seed: int, turn: int) -> None:
     true = midgame(seed, turn)
-    other = twin(true)
+    other = hidden_twin(true)
     seat = true.prompt().seat
     assert other.state_hash() != true.state_hash() and other.view(seat) == true.view(seat)
     # Every decision of the turn: the bot's choice, applied to both.
@@ -82,9 +75,14 @@ def test_workers_split_the_iterations_and_repeat() -> None:
     game = midgame(5, 10)
     view = game.view(game.prompt().seat)
     legal = [parse_decision(t) for t in view["legal"]][:6]
-    tallies = search(RULES, view, legal, KnownTops(), "s", 12, workers=2)
-    assert sum(tried for tried, _ in tallies) == 12
-    assert search(RULES, view, legal, KnownTops(), "s", 12, workers=2) == tallies
+    root = Root(RULES, view, legal, KnownTops())
+    tallies = search(root, "s", 12, workers=2)
+    halves = [run_iterations(root, f"s:{w}", 6) for w in (0, 1)]
+    first, second = halves
+    assert tallies == [
+        [a + b for a, b in zip(x, y, strict=True)] for x, y in zip(first, second, strict=True)
+    ]
+    assert search(root, "s", 12, workers=2) == tallies
 
 
 def test_the_evaluation_prefers_material_and_a_won_game() -> None:

@@ -1,9 +1,11 @@
 """A search bot that sees only what its seat may see: determinized Monte Carlo search.
 
-Each iteration deals the hidden cards again from the seat's view (``core.determinize``: never
-the true game's hands or deck orders), tries one of the legal decisions — chosen by UCB1, so the
-promising ones get most of the budget — plays on with a cheap policy to the end of the next
-opponent's turn and scores where it got to (:func:`evaluate`). The most tried decision wins.
+The greedy scoring names the few decisions worth searching. Each iteration deals the hidden
+cards again from the seat's view (``core.determinize``: never the true game's hands or deck
+orders), takes one candidate, plays on with the greedy bot as the policy of both sides to the
+end of the opponent's next turn and scores where it got to (:func:`evaluate`). The budget is
+spent by sequential halving — all candidates on the same deals, then the better half on more —
+and the most tried decision wins.
 
 The budget is a number of iterations, so a choice depends only on the view and the seed, never
 on the clock; :func:`iterations_for` turns a think time into iterations at this machine's pace.
@@ -18,9 +20,9 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+from dataclasses import dataclass
 from typing import Any
 
-from ..core.board import parse_square
 from ..core.decisions import Decision, parse_decision
 from ..core.determinize import KnownTops, determinize
 from ..core.game import CHANCE, Game
@@ -32,7 +34,6 @@ from .greedy import GreedyBot, card_value, unit_value
 # Iterations one core runs in a second, measured mid-game on the project's 2-core machine
 # (bench/bots.py prints the time per decision each level really takes).
 ITERATIONS_PER_SECOND = 250
-EXPLORATION = 0.7  # UCB1's constant: values are win chances in [0, 1]
 MIN_CANDIDATES, MAX_CANDIDATES = 3, 12
 ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent's next turn
 
@@ -60,15 +61,16 @@ class SearchBot(Bot):
         legal = [parse_decision(text) for text in view["legal"]]
         if len(legal) == 1:
             return legal[0]
-        if view["stack"]:  # a card's step: the greedy scoring reads only the public board
+        if view["stack"] or legal[0][0] == "treasure":
+            # A card's step: the greedy scoring (it reads only the public board). Treasures:
+            # playing them all before buying loses nothing, so there is nothing to search.
             return self.greedy.decide(game, seat)
         seed = f"{self.rng.getrandbits(64):016x}"
         candidates = self.candidates(determinize(game.rules, view, seed, self.tops), legal)
         if len(candidates) == 1:
             return candidates[0]
-        tallies = search(
-            game.rules, view, candidates, self.tops, seed, self.iterations, self.workers
-        )
+        root = Root(game.rules, view, candidates, self.tops)
+        tallies = search(root, seed, self.iterations, self.workers)
         best = max(range(len(candidates)), key=lambda k: (tallies[k][0], tallies[k][1], -k))
         return candidates[best]
 
@@ -95,122 +97,90 @@ class SearchBot(Bot):
             self.tops.put(game.rules.opponents(self.seat)[0], name)
 
 
-Tally = list[list[float]]  # per legal decision: [times tried, total value]
+Tally = list[list[float]]  # per candidate decision: [times tried, total value]
 
 
-def search(
-    rules: Rules,
-    view: dict[str, Any],
-    legal: list[Decision],
-    tops: KnownTops,
-    seed: str,
-    iterations: int,
-    workers: int = 1,
-) -> Tally:
-    """The tallies of ``iterations`` playouts from samples of ``view``, over ``workers``."""
+@dataclass(frozen=True)
+class Root:
+    """Where a search starts: the seat's view, its candidate decisions, and what it knows of
+    the decks' tops (the rules to sample games with)."""
+
+    rules: Rules
+    view: dict[str, Any]
+    candidates: list[Decision]
+    tops: KnownTops
+
+
+def search(root: Root, seed: str, iterations: int, workers: int = 1) -> Tally:
+    """The tallies of ``iterations`` playouts from samples of the root's view, over
+    ``workers`` processes."""
     if workers <= 1:
-        return run_iterations(rules, view, legal, tops, f"{seed}:0", iterations)
+        return run_iterations(root, f"{seed}:0", iterations)
     shares = [iterations // workers + (w < iterations % workers) for w in range(workers)]
     jobs = [(f"{seed}:{w}", share) for w, share in enumerate(shares) if share]
-    # Forked workers inherit the rules (a pack's rules need not pickle); only tallies return.
+    # Forked workers inherit the root (a pack's rules need not pickle); only tallies return.
     context = multiprocessing.get_context("fork")
-    with context.Pool(len(jobs), _keep_job, (rules, view, legal, tops)) as pool:
+    with context.Pool(len(jobs), _keep_root, (root,)) as pool:
         parts = pool.starmap(_run_job, jobs)
-    return [[sum(p[k][i] for p in parts) for i in (0, 1)] for k in range(len(legal))]
+    return [[sum(p[k][i] for p in parts) for i in (0, 1)] for k in range(len(root.candidates))]
 
 
-_JOB: tuple[Rules, dict[str, Any], list[Decision], KnownTops] | None = None
+_ROOT: Root | None = None  # a worker process's root
 
 
-def _keep_job(rules: Rules, view: dict[str, Any], legal: list[Decision], tops: KnownTops) -> None:
-    global _JOB
-    _JOB = (rules, view, legal, tops)
+def _keep_root(root: Root) -> None:
+    global _ROOT
+    _ROOT = root
 
 
 def _run_job(seed: str, iterations: int) -> Tally:
-    assert _JOB is not None
-    return run_iterations(*_JOB, seed, iterations)
+    assert _ROOT is not None
+    return run_iterations(_ROOT, seed, iterations)
 
 
-def run_iterations(
-    rules: Rules,
-    view: dict[str, Any],
-    legal: list[Decision],
-    tops: KnownTops,
-    seed: str,
-    iterations: int,
-) -> Tally:
-    seat = view["seat"]
-    rng = random.Random(f"search:{seed}")
-    tally: Tally = [[0, 0.0] for _ in legal]
-    for i in range(iterations):
-        game = determinize(rules, view, f"{seed}:{i}", tops)
-        k = _ucb(tally, i)
-        start = game.turn
-        game.apply(legal[k])
-        rollout(game, start, rng)
-        tally[k][0] += 1
-        tally[k][1] += evaluate(game, seat)
+def run_iterations(root: Root, seed: str, iterations: int) -> Tally:
+    """Sequential halving: the budget is cut into rounds; in each, every candidate still in is
+    played out in the same deals with the same chance and playout choices (so they are
+    compared on equal terms), then the worse half is dropped."""
+    seat = root.view["seat"]
+    tally: Tally = [[0, 0.0] for _ in root.candidates]
+    alive = list(range(len(root.candidates)))
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    spent = 0
+    for round_ in range(rounds):
+        deals = max(1, (iterations - spent) // ((rounds - round_) * len(alive)))
+        for deal in range(deals):
+            deal_seed = f"{seed}:{round_}:{deal}"
+            for k in alive:
+                game = determinize(root.rules, root.view, deal_seed, root.tops)
+                start = game.turn
+                game.apply(root.candidates[k])
+                rollout(game, start, random.Random(deal_seed))
+                tally[k][0] += 1
+                tally[k][1] += evaluate(game, seat)
+                spent += 1
+        alive.sort(key=lambda k: (-tally[k][1] / tally[k][0], k))
+        alive = alive[: max(1, (len(alive) + 1) // 2)]
     return tally
-
-
-def _ucb(tally: Tally, done: int) -> int:
-    for k, (tried, _) in enumerate(tally):
-        if not tried:
-            return k
-    log_done = math.log(done)
-    return max(
-        range(len(tally)),
-        key=lambda k: tally[k][1] / tally[k][0] + EXPLORATION * math.sqrt(log_done / tally[k][0]),
-    )
 
 
 # ====================================================================== playouts
 
 
 def rollout(game: Game, start: int, rng: random.Random) -> None:
-    """Play on from a game begun in turn ``start`` to the end of the next turn after it."""
+    """Play on from a game begun in turn ``start`` to the end of the next turn after it. Both
+    sides play by the greedy scoring (it takes material and keeps its Sovereign out of reach),
+    its ties and the shuffles drawn from ``rng``."""
+    policy = GreedyBot()
+    policy.rng = rng
     for _ in range(ROLLOUT_DECISIONS):
         if game.over or game.turn > start + 1:
             return
-        prompt = game.prompt()
-        if prompt.seat == CHANCE:
+        seat = game.prompt().seat
+        if seat == CHANCE:
             game.apply(("seed", f"{rng.getrandbits(256):064x}"))
         else:
-            game.apply(playout_choice(game, prompt.seat, rng))
-
-
-def playout_choice(game: Game, seat: int, rng: random.Random) -> Decision:
-    """A cheap choice: take material, keep the Sovereign out of reach, spend, buy dear."""
-    legal = game.legal()
-    if len(legal) == 1:
-        return legal[0]
-    board = game.position.board
-    sovereigns = set(game.position.sovereign_squares(seat)) if not game.stack else set()
-    best, best_score = legal[0], -math.inf
-    for d in legal:
-        verb = d[0]
-        score = rng.random() * 2
-        if verb == "attack":
-            target = board[parse_square(d[2])]
-            score += 10 + (unit_value(target.kind.name, game) if target else 2)
-        elif verb == "march" and parse_square(d[1]) in sovereigns:
-            frm, to = parse_square(d[1]), parse_square(d[2])
-            safe_now = not game.position.would_be_threatened(frm, frm)
-            score += -50 if game.position.would_be_threatened(frm, to) else 0 if safe_now else 60
-        elif verb == "march":
-            score += 1
-        elif verb == "deploy":
-            score += 4 + unit_value(d[1], game)
-        elif verb == "treasure":
-            score += 50
-        elif verb == "buy":
-            score += 5 + card_value(d[1], game)
-        elif verb in ("play", "train"):
-            score += 4
-        if score > best_score:
-            best, best_score = d, score
-    return best
+            game.apply(policy.decide(game, seat))
 
 
 # ====================================================================== evaluation
@@ -244,4 +214,4 @@ def evaluate(game: Game, seat: int) -> float:
         if cards:
             worth = sum(card_value(game.cards[c], game) for c in cards)
             score += sign * 3 * worth / len(cards)
-    return 0.5 + 0.5 * math.tanh(score / 10)
+    return 0.5 + 0.5 * math.tanh(score / 20)
