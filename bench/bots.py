@@ -147,6 +147,11 @@ def play(match: str, seed: int, think: float | None, max_turns: int) -> dict[str
     return {"won": game.over and game.winner == seat, "over": game.over, "times": times}
 
 
+def outcome(game: dict[str, Any]) -> str:
+    result = "won" if game["won"] else "lost" if game["over"] else "unfinished"
+    return f"{result}, {len(game['times'])} decisions"
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
@@ -200,6 +205,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, help="override every level's think time")
     parser.add_argument("--workers", type=int, default=1, help="games played at once")
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("-v", "--verbose", action="store_true", help="a line for each game")
     args = parser.parse_args()
     matches = args.match or MATCHES
     seeds = range(args.first_seed, args.first_seed + args.games)
@@ -207,7 +213,12 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         for match in matches:
             jobs = [pool.submit(play, match, s, args.think, args.max_turns) for s in seeds]
-            results.append(report(match, [job.result() for job in jobs]))
+            games = []
+            for seed, job in zip(seeds, jobs, strict=True):
+                games.append(job.result())
+                if args.verbose:
+                    print(f"  {match} seed {seed}: {outcome(games[-1])}", flush=True)
+            results.append(report(match, games))
     print(json.dumps(results))
 
 

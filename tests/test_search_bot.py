@@ -19,9 +19,11 @@ from crownp2p.bots.selfplay import play_game
 from crownp2p.core.decisions import parse_decision
 from crownp2p.core.determinize import KnownTops
 from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.record import Step
 from crownp2p.core.setup import Setup
 from crownp2p.core.shuffle import SeedSource
 from crownp2p.core.standard import standard_rules
+from crownp2p.net.deciders import LateBot
 from crownp2p.shell.arguments import BOT_CHOICES
 from crownp2p.shell.cli import build_parser, main
 
@@ -95,6 +97,17 @@ def test_the_evaluation_prefers_material_and_a_won_game() -> None:
         assert evaluate(game, seat) > before
     game.over, game.winner = True, RULES.seating.sides[seat]
     assert evaluate(game, seat) == 1.0
+
+
+def test_a_bot_at_a_networked_seat_is_told_of_the_steps() -> None:
+    game = midgame(7, 6)
+    seat = game.prompt().seat
+    late = LateBot("normal", 1, think=0.02)
+    decision = late.decide(game, seat)
+    assert isinstance(late.bot, SearchBot) and late.bot.iterations == iterations_for(0.02)
+    game.apply(decision)
+    late.observe(game, Step(1, seat, decision, ""))
+    assert late.bot.tops.sizes == {s: p["deck"] for s, p in enumerate(game.view(seat)["players"])}
 
 
 def test_levels_and_think_budgets() -> None:
