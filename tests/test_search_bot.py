@@ -127,7 +127,7 @@ def test_the_levels_are_on_the_command_line(capsys: pytest.CaptureFixture[str]) 
         text = sub[command].format_help()
         assert "--think" in text and "--workers" in text
         assert all(name in text for name in ("easy", "normal", "hard")), command
-    assert sub["solo"].parse_args([]).bot == "hard"
+    assert sub["solo"].parse_args([]).bot == "normal"
     args = ["selfplay", "--bots", "normal,greedy", "--think", "0.01", "--max-turns", "2"]
     assert main([*args, "--json"]) == 0
     with pytest.raises(SystemExit):

@@ -70,9 +70,9 @@ def _selfplay(p: argparse.ArgumentParser) -> None:
 def _solo(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bot",
-        default="hard",
+        default="normal",
         choices=BOT_CHOICES,
-        help=f"the opponent: {BOTS_HELP} (default hard, about a second a decision)",
+        help=f"the opponent: {BOTS_HELP} (default normal, about 0.2 s a decision)",
     )
     add_bot_arguments(p)
     p.add_argument("--seat", default="blue", help="blue (moves first, default) or gold")
