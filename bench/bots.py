@@ -1,46 +1,225 @@
-"""How often the greedy bot beats the random bot.
+"""How the bots' levels do against each other, with the time each takes to decide.
 
-    python bench/bots.py [--games 200]
+    python bench/bots.py [--games 100] [--match hard:greedy --match normal:greedy ...]
+                         [--workers 2] [--think SECONDS]
 
-Seats alternate (greedy is blue in odd games, gold in even ones); unfinished games at the turn
-cap count as not won. Goal: greedy wins at least 80%. The last line is JSON.
+Each match is LEVEL:OPPONENT, played in ``--games`` games with the seats alternating (LEVEL is
+blue in even games, gold in odd ones). An opponent is any bot name, or ``rush``: a fixed plan
+written here as a baseline (buy cheap trainers, deploy, march on the enemy King). A game at the
+turn cap is unfinished: it counts as not won and is reported. The win rate is over decided
+games, with its Wilson 95% interval; the time per decision (median, 95th percentile) is the
+level's own, measured around its ``decide``. Goals (issue 14): hard beats greedy in 90% and
+rush in 80%, normal beats greedy in 75%, and games between search bots end before the cap in
+95%; and, as before, easy (greedy) beats random in 80%. A goal counts as shown only when the
+interval's lower end reaches it. ``--workers`` plays that many games at once, in processes
+(each bot on one core). The last line is JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
-from crownp2p.bots.selfplay import play_game
+from crownp2p.bots import THINK, Bot, make_bot
+from crownp2p.bots.greedy import GreedyBot, unit_value
+from crownp2p.core.board import file_of, parse_square, rank_of
+from crownp2p.core.decisions import Decision
+from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.play import Decider, Play, Seeds
+from crownp2p.core.record import Step
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
 
-GOAL = 0.80
+MATCHES = ["hard:greedy", "hard:rush", "normal:greedy", "normal:normal", "easy:random"]
+GOALS = {"hard:greedy": 0.90, "hard:rush": 0.80, "normal:greedy": 0.75, "easy:random": 0.80}
+FINISHED_GOAL = 0.95  # games between search bots that end before the cap
+TRAINERS_WANTED = 3
+ARMY = 4  # units on the board before the rush marches
+
+
+class RushBot(Bot):
+    """The baseline plan: a few cheap trainers, every order a deployment or a step towards the
+    enemy King, any capture taken (the King's first). Card steps by the greedy scoring."""
+
+    name = "rush"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        super().__init__(seed)
+        self.greedy = GreedyBot(seed)
+        self.bought = 0
+
+    def decide(self, game: Game, seat: int) -> Decision:
+        legal = game.legal()
+        if game.stack:
+            return self.greedy.decide(game, seat)
+        best = max(legal, key=lambda d: (self._score(game, seat, d), self.rng.random()))
+        if best[0] == "buy" and game.card_type(best[1]).trains:
+            self.bought += 1
+        return best
+
+    def _score(self, game: Game, seat: int, d: Decision) -> float:
+        verb = d[0]
+        if verb == "attack":
+            target = game.position.board[parse_square(d[2])]
+            return (
+                1000 + (unit_value(target.kind.name, game) if target else 1) - self._risk(game, d)
+            )
+        if verb == "deploy":  # a small army first, then it marches
+            army = sum(not u.kind.is_sovereign for _, u in game.position.units() if u.owner == seat)
+            return (500 if army < ARMY else 50) + unit_value(d[1], game)
+        if verb == "march":
+            frm, unit = parse_square(d[1]), game.position.board[parse_square(d[1])]
+            if unit is not None and unit.kind.is_sovereign:  # the King moves only to escape
+                in_danger = game.position.would_be_threatened(frm, frm)
+                return 2000 - self._risk(game, d) * 100 if in_danger else -1
+            if unit is None:
+                return -1
+            return 100 - self._distance(game, seat, parse_square(d[2])) - self._risk(game, d)
+        if verb == "train":  # the bought trainers, not the starting Peons and Guards
+            return 50 if game.card_type(d[1]).cost >= 2 else -1
+        if verb == "treasure":
+            return 50
+        if verb == "play":
+            return 40
+        if verb == "buy":
+            card = game.card_type(d[1])
+            if card.trains and 2 <= card.cost <= 4 and self.bought < TRAINERS_WANTED:
+                return 30 + unit_value(card.trains, game) * card.train_count - card.cost
+            return 10 + card.cost
+        return 0  # end
+
+    def _risk(self, game: Game, d: Decision) -> float:
+        """What the unit moved by ``d`` is worth if an enemy could take it where it lands."""
+        frm, to = parse_square(d[1]), parse_square(d[2])
+        unit = game.position.board[frm]
+        if unit is None or frm == to or not game.position.would_be_threatened(frm, to):
+            return 0.0
+        return 10 * min(unit_value(unit.kind.name, game), 100.0)
+
+    def _distance(self, game: Game, seat: int, sq: int) -> int:
+        kings = [k for s in game.rules.opponents(seat) for k in game.position.sovereign_squares(s)]
+        return min(
+            (max(abs(file_of(sq) - file_of(k)), abs(rank_of(sq) - rank_of(k))) for k in kings),
+            default=0,
+        )
+
+
+class Timed:
+    """A decider whose thinking is timed, one entry a decision."""
+
+    def __init__(self, bot: Decider, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def decide(self, game: Game, seat: int) -> Decision | None:
+        start = time.perf_counter()
+        decision = self.bot.decide(game, seat)
+        self.times.append(time.perf_counter() - start)
+        return decision
+
+    def observe(self, game: Game, step: Step) -> None:
+        self.bot.observe(game, step)
+
+
+def bot(name: str, seed: str, think: float | None) -> Bot:
+    return RushBot(seed) if name == "rush" else make_bot(name, seed, think=think)
+
+
+def play(match: str, seed: int, think: float | None, max_turns: int) -> dict[str, Any]:
+    """One game of ``match``; the level sits in seat ``seed % 2``."""
+    level, opponent = match.split(":")
+    rules = standard_rules()
+    game = Game(rules, Setup())
+    seat = seed % 2
+    times: list[float] = []
+    names = [level, opponent] if seat == 0 else [opponent, level]
+    deciders: dict[int, Decider] = {
+        s: bot(name, f"{seed}:{s}", think) for s, name in enumerate(names)
+    }
+    deciders[seat] = Timed(deciders[seat], times)
+    deciders[CHANCE] = Seeds(seed)
+    Play(game, deciders, max_turns=max_turns).run()
+    return {"won": game.over and game.winner == seat, "over": game.over, "times": times}
+
+
+def outcome(game: dict[str, Any]) -> str:
+    result = "won" if game["won"] else "lost" if game["over"] else "unfinished"
+    return f"{result}, {len(game['times'])} decisions"
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def report(match: str, games: list[dict[str, Any]]) -> dict[str, Any]:
+    decided = [g for g in games if g["over"]]
+    wins = sum(g["won"] for g in decided)
+    low, high = wilson(wins, len(decided))
+    times = sorted(t for g in games for t in g["times"])
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+    median = statistics.median(times) if times else 0.0
+    rate = wins / len(decided) if decided else 0.0
+    finished = len(decided) / len(games)
+    level, opponent = match.split(":")
+    goal = GOALS.get(match)
+    verdict = f"goal {goal:.0%}: {'met' if low >= goal else 'NOT shown'}" if goal else ""
+    print(
+        f"{match:16} {len(games):4} games, {len(games) - len(decided)} unfinished; "
+        f"won {wins} of {len(decided)} decided = {rate:.1%} [95% {low:.1%}–{high:.1%}] {verdict}"
+    )
+    if opponent in THINK:
+        ok = "met" if finished >= FINISHED_GOAL else "NOT met"
+        print(f"{'':16} finished before the cap: {finished:.1%} (goal {FINISHED_GOAL:.0%}: {ok})")
+    print(
+        f"{'':16} {level}: {len(times)} decisions, "
+        f"median {median * 1e3:.1f} ms, p95 {p95 * 1e3:.1f} ms"
+    )
+    return {
+        "match": match,
+        "games": len(games),
+        "decided": len(decided),
+        "wins": wins,
+        "rate": rate,
+        "wilson95": [low, high],
+        "finished": finished,
+        "median_s": median,
+        "p95_s": p95,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=100, help="games a match (default 100)")
+    parser.add_argument("--match", action="append", help=f"LEVEL:OPPONENT (default {MATCHES})")
     parser.add_argument("--max-turns", type=int, default=300)
+    parser.add_argument("--think", type=float, help="override every level's think time")
+    parser.add_argument("--workers", type=int, default=1, help="games played at once")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("-v", "--verbose", action="store_true", help="a line for each game")
     args = parser.parse_args()
-    rules = standard_rules()
-    wins = unfinished = 0
-    for seed in range(args.games):
-        greedy_seat = seed % 2
-        bots = ["greedy", "random"] if greedy_seat == 0 else ["random", "greedy"]
-        result = play_game(rules, Setup(), bots, seed, max_turns=args.max_turns)
-        wins += result.winner == greedy_seat
-        unfinished += not result.finished
-    rate = wins / args.games
-    print(
-        f"greedy beat random in {wins} of {args.games} games ({rate:.1%}); "
-        f"{unfinished} unfinished; goal {GOAL:.0%} -> {'met' if rate >= GOAL else 'NOT met'}"
-    )
-    print(
-        json.dumps(
-            {"games": args.games, "greedy_wins": wins, "rate": rate, "unfinished": unfinished}
-        )
-    )
+    matches = args.match or MATCHES
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    results = []
+    with ProcessPoolExecutor(args.workers) as pool:
+        for match in matches:
+            jobs = [pool.submit(play, match, s, args.think, args.max_turns) for s in seeds]
+            games = []
+            for seed, job in zip(seeds, jobs, strict=True):
+                games.append(job.result())
+                if args.verbose:
+                    print(f"  {match} seed {seed}: {outcome(games[-1])}", flush=True)
+            results.append(report(match, games))
+    print(json.dumps(results))
 
 
 if __name__ == "__main__":

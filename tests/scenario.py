@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from crownp2p.core.decisions import parse_decision
@@ -109,3 +110,16 @@ def at(g: Game, square: str) -> str | None:
 
     unit = g.position.board[parse_square(square)]
     return None if unit is None else f"{unit.kind.name}{unit.owner}"
+
+
+def hidden_twin(game: Game) -> Game:
+    """The same game but for what the seat to move cannot see: the other hand and deck dealt
+    otherwise, and its own deck in another order."""
+    seat = game.prompt().seat
+    data = game.to_json()
+    other = data["players"][1 - seat]
+    pool = other["hand"] + other["deck"]
+    random.Random(3).shuffle(pool)
+    other["hand"], other["deck"] = pool[: len(other["hand"])], pool[len(other["hand"]) :]
+    data["players"][seat]["deck"].reverse()
+    return Game.from_json(game.rules, data)

@@ -12,13 +12,14 @@ from crownp2p.core.shuffle import SeedSource
 from crownp2p.core.standard import standard_rules
 
 RULES = standard_rules()
+TINY = 0.012  # a search bot's think budget here: three iterations a decision, for speed
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bots_choose_only_legal_decisions(name: str) -> None:
     game = Game(RULES, Setup(piles=tuple(RULES.variable_cards)))
     seeds = SeedSource(4)
-    bot = make_bot(name, 4)
+    bot = make_bot(name, 4, think=TINY)
     for _ in range(600):
         if game.over:
             break
@@ -32,8 +33,8 @@ def test_bots_choose_only_legal_decisions(name: str) -> None:
 
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_a_bot_game_repeats_from_its_seed(name: str) -> None:
-    first = play_game(RULES, Setup(), [name, name], 21, max_turns=40)
-    again = play_game(RULES, Setup(), [name, name], 21, max_turns=40)
+    first = play_game(RULES, Setup(), [name, name], 21, max_turns=40, think=TINY)
+    again = play_game(RULES, Setup(), [name, name], 21, max_turns=40, think=TINY)
     assert first.final_hash == again.final_hash and first.decisions == again.decisions
 
 

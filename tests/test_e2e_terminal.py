@@ -30,7 +30,7 @@ def terminal():
 
 
 def test_a_few_turns_a_wrong_command_help_and_quit(terminal):
-    t = terminal("solo", "--seed", "4", "--plain")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4", "--plain")
     first = t.shows("blue>")
     assert "You play blue (UPPER case) against gold (greedy bot)." in first
     assert " 8 · · · · k · · · 8      gold · lower case · greedy bot" in first
@@ -64,7 +64,7 @@ def test_a_few_turns_a_wrong_command_help_and_quit(terminal):
 
 
 def test_ctrl_d_and_ctrl_c_ask_before_leaving(terminal):
-    t = terminal("solo", "--seed", "4", "--seat", "gold", "--plain")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4", "--seat", "gold", "--plain")
     first = t.shows("gold>")
     assert "—— turn 1: blue ——" in first  # the bot moved first
     assert "   h g f e d c b a" in first  # and the board is turned to gold's side
@@ -82,7 +82,7 @@ def test_ctrl_d_and_ctrl_c_ask_before_leaving(terminal):
 
 
 def test_tab_completes_from_the_legal_decisions(terminal):
-    t = terminal("solo", "--seed", "4", "--plain")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4", "--plain")
     t.shows("blue>")
     t.child.send("e1")
     t.press("\t")
@@ -95,7 +95,9 @@ def test_tab_completes_from_the_legal_decisions(terminal):
 
 
 def test_no_color_and_an_ascii_terminal(terminal):
-    t = terminal("solo", "--seed", "4", "--plain", NO_COLOR="1", PYTHONIOENCODING="ascii")
+    t = terminal(
+        "solo", "--bot", "greedy", "--seed", "4", "--plain", NO_COLOR="1", PYTHONIOENCODING="ascii"
+    )
     first = t.shows("blue>")
     assert " 8 . . . . k . . . 8" in first and "Guard x2, Peon x3" in first
     t.shows("turn 1: your turn | order phase")

@@ -45,11 +45,15 @@ def play_game(
     *,
     max_turns: int = DEFAULT_MAX_TURNS,
     record: bool = False,
+    think: float | None = None,
+    workers: int = 1,
 ) -> Result:
-    """Play one game: seat ``i`` is ``bot_names[i]``; chance seeds come from ``seed``."""
+    """Play one game: seat ``i`` is ``bot_names[i]``; chance seeds come from ``seed``
+    (``think`` and ``workers``: a search bot's budget, :func:`make_bot`)."""
     game = Game(rules, setup)
     deciders: dict[int, Decider] = {
-        seat: make_bot(name, f"{seed}:{seat}") for seat, name in enumerate(bot_names)
+        seat: make_bot(name, f"{seed}:{seat}", think=think, workers=workers)
+        for seat, name in enumerate(bot_names)
     }
     deciders[CHANCE] = Seeds(seed)
     rec = Record.begin(game, bots=list(bot_names), seed=seed) if record else None

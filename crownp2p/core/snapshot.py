@@ -130,17 +130,23 @@ def load(g: GameState, rules: Rules, data: dict[str, Any]) -> None:
 def view(g: GameState, rules: Rules, seat: int) -> dict[str, Any]:
     """What ``seat`` may see: its own hand (and allies' if the rules allow), every other hand
     only as a count, deck sizes but not their order, and everything public. (The engine adds
-    the prompt and, for the seat to decide, the legal decisions: ``Game.view``.)"""
+    the prompt and, for the seat to decide, the legal decisions: ``Game.view``.)
+
+    ``unseen`` lists, sorted, the cards of a player's deck and of a hand the seat does not see:
+    public by counting, since every gain, trash and discard is seen by all and drawing only
+    moves cards between the two."""
     full = to_json(g)
     players = []
     for other, p in enumerate(full["players"]):
+        sees_hand = rules.sees_hand(seat, other)
         entry: dict[str, Any] = {
             "deck": len(p["deck"]),
             "hand_size": len(p["hand"]),
             "discard": p["discard"],
             "in_play": p["in_play"],
+            "unseen": sorted(p["deck"] if sees_hand else p["deck"] + p["hand"]),
         }
-        if rules.sees_hand(seat, other):
+        if sees_hand:
             entry["hand"] = p["hand"]
         players.append(entry)
     full["players"] = players

@@ -4,6 +4,43 @@ quick."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+
+# The bots by name (crownp2p.bots.BOT_NAMES; a test keeps the two the same).
+BOT_CHOICES = ("easy", "normal", "hard", "greedy", "random")
+BOTS_HELP = "easy (the greedy bot), normal, hard (search bots), greedy, random"
+
+
+def add_bot_arguments(p: argparse.ArgumentParser) -> None:
+    """How long a search bot thinks and on how many processes (solo, selfplay, host, join)."""
+    p.add_argument(
+        "--think",
+        type=_positive(float),
+        metavar="SECONDS",
+        help="a search bot's think time a decision (default: its level's, normal 0.2, hard 1)",
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive(int),
+        default=1,
+        metavar="N",
+        help="processes a search bot thinks on (default 1)",
+    )
+
+
+def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    """An argument type: a number above 0, else argparse's one-line usage error."""
+
+    def read(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text} is not above 0")
+        return value
+
+    return read
 
 
 def add_setup_arguments(p: argparse.ArgumentParser) -> None:

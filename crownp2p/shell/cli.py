@@ -11,7 +11,13 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
-from .arguments import add_screen_arguments, add_setup_arguments
+from .arguments import (
+    BOT_CHOICES,
+    BOTS_HELP,
+    add_bot_arguments,
+    add_screen_arguments,
+    add_setup_arguments,
+)
 
 
 class CommandError(Exception):
@@ -53,7 +59,10 @@ def _cards(p: argparse.ArgumentParser) -> None:
 
 @command("selfplay", "play whole games between bots in this process")
 def _selfplay(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bots", default="greedy,random", help="seat 0 and seat 1 bots: greedy, random")
+    p.add_argument(
+        "--bots", default="greedy,random", help=f"seat 0 and seat 1 bots, each one of {BOTS_HELP}"
+    )
+    add_bot_arguments(p)
     p.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     p.add_argument("--seed", type=int, default=0, help="game N uses seed SEED+N-1 (default 0)")
     add_setup_arguments(p)
@@ -71,7 +80,13 @@ def _selfplay(p: argparse.ArgumentParser) -> None:
 
 @command("solo", "play a game against the built-in bot")
 def _solo(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bot", default="greedy", choices=["greedy", "random"], help="the opponent")
+    p.add_argument(
+        "--bot",
+        default="normal",
+        choices=BOT_CHOICES,
+        help=f"the opponent: {BOTS_HELP} (default normal, about 0.2 s a decision)",
+    )
+    add_bot_arguments(p)
     p.add_argument("--seat", default="blue", help="blue (moves first, default) or gold")
     add_setup_arguments(p)
     p.add_argument("--seed", type=int, help="a number that fixes every shuffle")

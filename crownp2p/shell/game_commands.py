@@ -107,7 +107,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
         )
     for name in bots:
         if name not in BOT_NAMES:
-            raise CommandError(f"there is no bot called {name!r}: choose {' or '.join(BOT_NAMES)}")
+            raise CommandError(f"there is no bot called {name!r}: choose {', '.join(BOT_NAMES)}")
     if args.games < 1:
         raise CommandError("--games must be at least 1")
     record_dir = Path(args.record) if args.record else None
@@ -124,8 +124,16 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
     for number in range(1, args.games + 1):
         seed = args.seed + number - 1
-        limit = turn_limit(rules, args.max_turns)
-        result = play_game(rules, setup, bots, seed, max_turns=limit, record=record_dir is not None)
+        result = play_game(
+            rules,
+            setup,
+            bots,
+            seed,
+            max_turns=turn_limit(rules, args.max_turns),
+            record=record_dir is not None,
+            think=args.think,
+            workers=args.workers,
+        )
         if result.record is not None and record_dir is not None:
             result.record.save(record_dir / f"game-{number:04d}-seed-{seed}.jsonl")
         if result.winner is not None:

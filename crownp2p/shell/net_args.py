@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .arguments import add_screen_arguments, add_setup_arguments
+from .arguments import BOTS_HELP, add_bot_arguments, add_screen_arguments, add_setup_arguments
 
 __all__ = ["add_host_arguments", "add_join_arguments", "add_resume_arguments"]
 
@@ -14,9 +14,10 @@ def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> No
     add_screen_arguments(p)
     p.add_argument(
         "--bot",
-        metavar="random|greedy",
-        help="let a bot play this seat (default: you play it at the terminal)",
+        metavar="BOT",
+        help=f"let a bot play this seat: {BOTS_HELP} (default: you play it at the terminal)",
     )
+    add_bot_arguments(p)
     p.add_argument(
         "--seed",
         type=int,

@@ -97,7 +97,7 @@ def _require_bot(args: argparse.Namespace, command: str) -> bool:
             "interactive table runs only in a terminal)"
         )
     if args.bot not in BOT_NAMES:
-        raise CommandError(f"there is no bot called {args.bot!r}: choose {' or '.join(BOT_NAMES)}")
+        raise CommandError(f"there is no bot called {args.bot!r}: choose {', '.join(BOT_NAMES)}")
     return False
 
 
@@ -451,7 +451,7 @@ def host_command(args: argparse.Namespace) -> int:
         rules=rules,
         setup=setup,
         human=human,
-        decider=None if human else LateBot(args.bot, seed),
+        decider=None if human else LateBot(args.bot, seed, think=args.think, workers=args.workers),
         packs=packs(),
         name=args.name,
         teams=args.teams,
@@ -492,7 +492,7 @@ def join_command(args: argparse.Namespace) -> int:
         port=port,
         code=args.code,
         human=human,
-        decider=None if human else LateBot(args.bot, seed),
+        decider=None if human else LateBot(args.bot, seed, think=args.think, workers=args.workers),
         packs=packs(),
         name=args.name,
         record=args.record,
@@ -539,7 +539,7 @@ def resume_command(args: argparse.Namespace) -> int:
         rules=rules_of,
         record=args.record,
         human=human,
-        decider=None if human else LateBot(str(bot), seed),
+        decider=None if human else LateBot(str(bot), seed, think=args.think, workers=args.workers),
         packs=packs(),
         timeouts=_timeouts(args),
     )

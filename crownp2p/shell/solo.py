@@ -73,12 +73,14 @@ class LocalDriver:
         seat: int = 0,
         bot: str = "greedy",
         seed: int | None = None,
+        think: float | None = None,
+        workers: int = 1,
     ) -> None:
         self.rules = game.rules
         self.seat = seat
         self.who = players(self.rules, seat, bot)
         self.commands = SOLO_COMMANDS
-        self.bot = make_bot(bot, seed if seed is not None else 0)
+        self.bot = make_bot(bot, seed if seed is not None else 0, think=think, workers=workers)
         self.chance = Seeds(seed)
         self.lines: list[Line] = []  # where each of the person's lines began
         self._game = game
@@ -219,13 +221,15 @@ def solo_table(
     seat: int = 0,
     bot: str = "greedy",
     seed: int | None = None,
+    think: float | None = None,
+    workers: int = 1,
     unicode: bool = True,
 ) -> Table:
     """A new game in this process: ``seat`` is the person's, the others the bot's."""
     game = Game(rules, setup)
     who = players(rules, seat, bot)
     record = Record.begin(game, bots=[who[s] for s in rules.seating.seats], seed=seed, seat=seat)
-    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed)
+    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed, think=think, workers=workers)
     return Table(driver, unicode=unicode)
 
 
@@ -248,6 +252,8 @@ def make_table(args: argparse.Namespace, stream: TextIO | None = None) -> Table:
         seat=parse_seat(args.seat),
         bot=args.bot,
         seed=args.seed,
+        think=args.think,
+        workers=args.workers,
         unicode=can_unicode(stream or sys.stdout),
     )
 

@@ -1,0 +1,217 @@
+"""A search bot that sees only what its seat may see: determinized Monte Carlo search.
+
+The greedy scoring names the few decisions worth searching. Each iteration deals the hidden
+cards again from the seat's view (``core.determinize``: never the true game's hands or deck
+orders), takes one candidate, plays on with the greedy bot as the policy of both sides to the
+end of the opponent's next turn and scores where it got to (:func:`evaluate`). The budget is
+spent by sequential halving — all candidates on the same deals, then the better half on more —
+and the most tried decision wins.
+
+The budget is a number of iterations, so a choice depends only on the view and the seed, never
+on the clock; :func:`iterations_for` turns a think time into iterations at this machine's pace.
+With ``workers`` above 1 the iterations are split over forked processes, each with a seed of its
+own, and their tallies added (the same seed and workers give the same choice). The steps of a
+card being resolved are decided by the greedy bot's scoring: a view keeps no mid-card state to
+deal a game from, and those steps are small choices.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.decisions import Decision, parse_decision
+from ..core.determinize import KnownTops, determinize
+from ..core.game import CHANCE, Game
+from ..core.record import Step
+from ..core.rules import Rules
+from .base import Bot
+from .greedy import GreedyBot, card_value, unit_value
+
+# Iterations one core runs in a second, measured mid-game on the project's 2-core machine
+# (bench/bots.py prints the time per decision each level really takes).
+ITERATIONS_PER_SECOND = 250
+MIN_CANDIDATES, MAX_CANDIDATES = 3, 12
+ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent's next turn
+
+
+def iterations_for(seconds: float) -> int:
+    """The iterations that fit in a think time of ``seconds`` on one core."""
+    return max(1, round(seconds * ITERATIONS_PER_SECOND))
+
+
+class SearchBot(Bot):
+    name = "search"
+
+    def __init__(self, seed: int | str = 0, *, iterations: int = 50, workers: int = 1) -> None:
+        super().__init__(seed)
+        self.iterations = iterations
+        self.workers = workers
+        self.greedy = GreedyBot(seed)
+        self.greedy.rng = self.rng  # one random state: putting it back (solo's undo) replays
+        self.tops = KnownTops()
+        self.seat: int | None = None
+
+    def decide(self, game: Game, seat: int) -> Decision:
+        self.seat = seat
+        view = game.view(seat)
+        legal = [parse_decision(text) for text in view["legal"]]
+        if len(legal) == 1:
+            return legal[0]
+        if view["stack"] or legal[0][0] == "treasure":
+            # A card's step: the greedy scoring (it reads only the public board). Treasures:
+            # playing them all before buying loses nothing, so there is nothing to search.
+            return self.greedy.decide(game, seat)
+        seed = f"{self.rng.getrandbits(64):016x}"
+        candidates = self.candidates(determinize(game.rules, view, seed, self.tops), legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        root = Root(game.rules, view, candidates, self.tops)
+        tallies = search(root, seed, self.iterations, self.workers)
+        best = max(range(len(candidates)), key=lambda k: (tallies[k][0], tallies[k][1], -k))
+        return candidates[best]
+
+    def candidates(self, sample: Game, legal: list[Decision]) -> list[Decision]:
+        """The decisions worth searching: the greedy scoring's best few (scored on a sample:
+        its board is the true one), as many as the budget can try about ten times each."""
+        wanted = max(MIN_CANDIDATES, min(MAX_CANDIDATES, self.iterations // 10))
+        seat = sample.prompt().seat
+        scores = [self.greedy.score(sample, seat, d) for d in legal]
+        order = sorted(range(len(legal)), key=lambda k: (-scores[k], k))
+        return [legal[k] for k in sorted(order[:wanted])]
+
+    def observe(self, game: Game, step: Step) -> None:
+        """Remember the cards known to lie on top of a deck: what this seat put back there."""
+        if self.seat is None:
+            return
+        self.tops.update(game.view(self.seat), shuffled=step.seat == CHANCE)
+        if step.seat != self.seat or len(step.decision) != 2:
+            return
+        verb, name = step.decision
+        if verb == "topdeck":
+            self.tops.put(self.seat, name)
+        elif verb == "keep" and len(game.rules.opponents(self.seat)) == 1:
+            self.tops.put(game.rules.opponents(self.seat)[0], name)
+
+
+Tally = list[list[float]]  # per candidate decision: [times tried, total value]
+
+
+@dataclass(frozen=True)
+class Root:
+    """Where a search starts: the seat's view, its candidate decisions, and what it knows of
+    the decks' tops (the rules to sample games with)."""
+
+    rules: Rules
+    view: dict[str, Any]
+    candidates: list[Decision]
+    tops: KnownTops
+
+
+def search(root: Root, seed: str, iterations: int, workers: int = 1) -> Tally:
+    """The tallies of ``iterations`` playouts from samples of the root's view, over
+    ``workers`` processes."""
+    if workers <= 1:
+        return run_iterations(root, f"{seed}:0", iterations)
+    shares = [iterations // workers + (w < iterations % workers) for w in range(workers)]
+    jobs = [(f"{seed}:{w}", share) for w, share in enumerate(shares) if share]
+    # Forked workers inherit the root (a pack's rules need not pickle); only tallies return.
+    context = multiprocessing.get_context("fork")
+    with context.Pool(len(jobs), _keep_root, (root,)) as pool:
+        parts = pool.starmap(_run_job, jobs)
+    return [[sum(p[k][i] for p in parts) for i in (0, 1)] for k in range(len(root.candidates))]
+
+
+_ROOT: Root | None = None  # a worker process's root
+
+
+def _keep_root(root: Root) -> None:
+    global _ROOT
+    _ROOT = root
+
+
+def _run_job(seed: str, iterations: int) -> Tally:
+    assert _ROOT is not None
+    return run_iterations(_ROOT, seed, iterations)
+
+
+def run_iterations(root: Root, seed: str, iterations: int) -> Tally:
+    """Sequential halving: the budget is cut into rounds; in each, every candidate still in is
+    played out in the same deals with the same chance and playout choices (so they are
+    compared on equal terms), then the worse half is dropped."""
+    seat = root.view["seat"]
+    tally: Tally = [[0, 0.0] for _ in root.candidates]
+    alive = list(range(len(root.candidates)))
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    spent = 0
+    for round_ in range(rounds):
+        deals = max(1, (iterations - spent) // ((rounds - round_) * len(alive)))
+        for deal in range(deals):
+            deal_seed = f"{seed}:{round_}:{deal}"
+            for k in alive:
+                game = determinize(root.rules, root.view, deal_seed, root.tops)
+                start = game.turn
+                game.apply(root.candidates[k])
+                rollout(game, start, random.Random(deal_seed))
+                tally[k][0] += 1
+                tally[k][1] += evaluate(game, seat)
+                spent += 1
+        alive.sort(key=lambda k: (-tally[k][1] / tally[k][0], k))
+        alive = alive[: max(1, (len(alive) + 1) // 2)]
+    return tally
+
+
+# ====================================================================== playouts
+
+
+def rollout(game: Game, start: int, rng: random.Random) -> None:
+    """Play on from a game begun in turn ``start`` to the end of the next turn after it. Both
+    sides play by the greedy scoring (it takes material and keeps its Sovereign out of reach),
+    its ties and the shuffles drawn from ``rng``."""
+    policy = GreedyBot()
+    policy.rng = rng
+    for _ in range(ROLLOUT_DECISIONS):
+        if game.over or game.turn > start + 1:
+            return
+        seat = game.prompt().seat
+        if seat == CHANCE:
+            game.apply(("seed", f"{rng.getrandbits(256):064x}"))
+        else:
+            game.apply(policy.decide(game, seat))
+
+
+# ====================================================================== evaluation
+
+
+def evaluate(game: Game, seat: int) -> float:
+    """How good the game looks for ``seat``'s side, as a chance of winning in [0, 1]: material
+    on the board and in the Barracks, Sovereigns in reach of an enemy (worse for the side that
+    does not move next), and the deck's economy."""
+    seating = game.rules.seating
+    side = seating.sides[seat]
+    if game.over:
+        return 0.5 if game.winner is None else float(game.winner == side)
+    position = game.position
+    ours_next = not seating.are_enemies(game.active, seat)
+    score = 0.0
+    for sq, unit in position.units():
+        sign = 1 if seating.sides[unit.owner] == side else -1
+        if unit.kind.is_sovereign:
+            if position.would_be_threatened(sq, sq):
+                mover_is_enemy = ours_next == (sign < 0)
+                score -= sign * (12 if mover_is_enemy else 4)
+        else:
+            score += sign * unit_value(unit.kind.name, game)
+    for owner, barracks in enumerate(position.barracks):
+        sign = 1 if seating.sides[owner] == side else -1
+        score += sign * 0.7 * sum(min(unit_value(k.name, game), 9.0) for k in barracks)
+    for owner, player in enumerate(game.players):
+        sign = 1 if seating.sides[owner] == side else -1
+        cards = player.deck + player.hand + player.discard + player.in_play
+        if cards:
+            worth = sum(card_value(game.cards[c], game) for c in cards)
+            score += sign * 3 * worth / len(cards)
+    return 0.5 + 0.5 * math.tanh(score / 20)

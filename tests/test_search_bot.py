@@ -1,0 +1,135 @@
+"""The search bot: blind to what its seat cannot see, legal, repeatable, and its levels."""
+
+from __future__ import annotations
+
+import pytest
+from scenario import hidden_twin
+
+from crownp2p.bots import BOT_NAMES, make_bot
+from crownp2p.bots.greedy import GreedyBot
+from crownp2p.bots.search import (
+    Root,
+    SearchBot,
+    evaluate,
+    iterations_for,
+    run_iterations,
+    search,
+)
+from crownp2p.bots.selfplay import play_game
+from crownp2p.core.decisions import parse_decision
+from crownp2p.core.determinize import KnownTops
+from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.record import Step
+from crownp2p.core.setup import Setup
+from crownp2p.core.shuffle import SeedSource
+from crownp2p.core.standard import standard_rules
+from crownp2p.net.deciders import LateBot
+from crownp2p.shell.arguments import BOT_CHOICES
+from crownp2p.shell.cli import build_parser, main
+
+RULES = standard_rules()
+
+
+def midgame(seed: int, turn: int) -> Game:
+    """A greedy game at its first order prompt of ``turn``, as a fresh copy."""
+    game = Game(RULES, Setup())
+    seeds, bot = SeedSource(seed), GreedyBot(seed)
+    while game.turn < turn or game.stack or game.this_turn.phase != "order":
+        if game.prompt().seat == CHANCE:
+            game.apply(("seed", seeds.next_seed()))
+        else:
+            game.apply(bot.decide(game, game.prompt().seat))
+    return Game.from_json(RULES, game.to_json())
+
+
+@pytest.mark.parametrize(("seed", "turn"), [(1, 9), (2, 14), (3, 21)])
+def test_the_bot_cannot_tell_two_games_that_share_its_view(seed: int, turn: int) -> None:
+    true = midgame(seed, turn)
+    other = hidden_twin(true)
+    seat = true.prompt().seat
+    assert other.state_hash() != true.state_hash() and other.view(seat) == true.view(seat)
+    # Every decision of the turn: the bot's choice, applied to both.
+    for _ in range(4):
+        if true.prompt().seat != seat:
+            break
+        first = SearchBot(5, iterations=24).decide(true, seat)
+        assert SearchBot(5, iterations=24).decide(other, seat) == first
+        assert first in true.legal()
+        true.apply(first)
+        other.apply(first)
+
+
+def test_a_whole_game_against_greedy_takes_only_legal_decisions() -> None:
+    # Play applies every decision through Game.apply, which refuses an illegal one.
+    result = play_game(RULES, Setup(), ["hard", "greedy"], 8, think=0.012)
+    assert result.finished or result.turns > 300
+
+
+def test_the_choice_repeats_from_the_seed_and_changes_with_it() -> None:
+    game = midgame(4, 12)
+    seat = game.prompt().seat
+    picks = [SearchBot(s, iterations=30).decide(game, seat) for s in (1, 1, 2, 3, 4, 5)]
+    assert picks[0] == picks[1]
+    assert all(p in game.legal() for p in picks)
+
+
+def test_workers_split_the_iterations_and_repeat() -> None:
+    game = midgame(5, 10)
+    view = game.view(game.prompt().seat)
+    legal = [parse_decision(t) for t in view["legal"]][:6]
+    root = Root(RULES, view, legal, KnownTops())
+    tallies = search(root, "s", 12, workers=2)
+    halves = [run_iterations(root, f"s:{w}", 6) for w in (0, 1)]
+    first, second = halves
+    assert tallies == [
+        [a + b for a, b in zip(x, y, strict=True)] for x, y in zip(first, second, strict=True)
+    ]
+    assert search(root, "s", 12, workers=2) == tallies
+
+
+def test_the_evaluation_prefers_material_and_a_won_game() -> None:
+    game = midgame(6, 8)
+    seat = game.prompt().seat
+    before = evaluate(game, seat)
+    enemy = next(sq for sq, u in game.position.units() if u.owner != seat)
+    if game.position.board[enemy] and not game.position.board[enemy].kind.is_sovereign:
+        game.position.board[enemy] = None
+        assert evaluate(game, seat) > before
+    game.over, game.winner = True, RULES.seating.sides[seat]
+    assert evaluate(game, seat) == 1.0
+
+
+def test_a_bot_at_a_networked_seat_is_told_of_the_steps() -> None:
+    game = midgame(7, 6)
+    seat = game.prompt().seat
+    late = LateBot("normal", 1, think=0.02)
+    decision = late.decide(game, seat)
+    assert isinstance(late.bot, SearchBot) and late.bot.iterations == iterations_for(0.02)
+    game.apply(decision)
+    late.observe(game, Step(1, seat, decision, ""))
+    assert late.bot.tops.sizes == {s: p["deck"] for s, p in enumerate(game.view(seat)["players"])}
+
+
+def test_levels_and_think_budgets() -> None:
+    assert isinstance(make_bot("easy"), GreedyBot)
+    normal, hard = make_bot("normal"), make_bot("hard")
+    assert isinstance(normal, SearchBot) and isinstance(hard, SearchBot)
+    assert normal.iterations == iterations_for(0.2) < hard.iterations == iterations_for(1.0)
+    thought = make_bot("hard", think=0.4, workers=2)
+    assert isinstance(thought, SearchBot) and thought.workers == 2
+    assert thought.iterations == iterations_for(0.8)  # 0.4 s on each of two processes
+    assert BOT_CHOICES == BOT_NAMES
+
+
+def test_the_levels_are_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    sub = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for command in ("solo", "selfplay", "host", "join"):
+        text = sub[command].format_help()
+        assert "--think" in text and "--workers" in text
+        assert all(name in text for name in ("easy", "normal", "hard")), command
+    assert sub["solo"].parse_args([]).bot == "normal"
+    args = ["selfplay", "--bots", "normal,greedy", "--think", "0.01", "--max-turns", "2"]
+    assert main([*args, "--json"]) == 0
+    with pytest.raises(SystemExit):
+        main(["selfplay", "--think", "0"])
+    assert "0 is not above 0" in capsys.readouterr().err
