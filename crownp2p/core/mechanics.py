@@ -19,7 +19,7 @@ from .cards import CardType
 from .decisions import Decision, IllegalDecision
 from .keys import PROMOTING
 from .movement import UnitMove
-from .position import Position, Unit, status_at_turn_end, status_at_turn_start
+from .position import FROZEN_NOW, Position, Unit, status_at_turn_end, status_at_turn_start
 from .rules import Rules
 from .seats import COLOURS
 from .setup import Setup
@@ -97,21 +97,45 @@ class Mechanics(GameState):
     def unit_orders(
         self, seat: int, *, as_order: bool = True, units: Iterable[int] | None = None
     ) -> list[UnitMove]:
-        """Marches and attacks by normal rules of the units ``seat`` may command."""
+        """Marches and attacks by normal rules of the units ``seat`` may command (of those on
+        ``units``, when given)."""
         out: list[UnitMove] = []
         board = self.position.board
-        squares = units if units is not None else range(64)
+        squares = self.orderable(seat, as_order)
+        if units is not None:
+            wanted = list(units)
+            squares = [sq for sq in squares if sq in wanted]
         occ_cache: dict[int, list[int]] = {}
+        forward_of = self.rules.seating.forward
         for sq in squares:
             unit = board[sq]
-            if unit is None or self._order_refusal(seat, unit, as_order, True) is not None:
-                continue
+            assert unit is not None
             occ = occ_cache.get(unit.owner)
             if occ is None:
                 occ = occ_cache[unit.owner] = self.position.occupancy(unit.owner)
-            forward = self.rules.seating.forward(unit.owner)
+            forward = forward_of(unit.owner)
             for mover in unit.kind.movers:
                 mover.generate(occ, sq, forward, out)
+        return out
+
+    def orderable(self, seat: int, as_order: bool, *, own: bool = True) -> list[int]:
+        """The squares of the units ``seat`` may order (``as_order``) or move by a card, in
+        board order: :meth:`can_order` for every unit at once. A listing asks this once rather
+        than unit by unit, as a search lists orders for every decision it looks at."""
+        may_command = self.rules.may_command if own else None
+        held_back = self.rules.held_back
+        ordered = self.this_turn.ordered
+        out = []
+        for sq, unit in enumerate(self.position.board):
+            if unit is None:
+                continue
+            if may_command is not None and not may_command(self, seat, unit, as_order):
+                continue
+            if as_order and (
+                unit.uid in ordered or unit.frozen & FROZEN_NOW or held_back(self, unit) is not None
+            ):
+                continue
+            out.append(sq)
         return out
 
     def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
@@ -119,7 +143,8 @@ class Mechanics(GameState):
 
     def _order_refusal(self, seat: int, unit: Unit, as_order: bool, own: bool) -> Refusal | None:
         """What keeps ``unit`` from ``seat``'s order (``as_order``) or card, if anything: the
-        one rule behind :meth:`can_order` and :meth:`why_not_command`. ``own``: the unit must be
+        one rule behind :meth:`can_order` and :meth:`why_not_command` (:meth:`orderable` asks it
+        of every unit at once). ``own``: the unit must be
         one ``seat`` commands (not for False Orders)."""
         if own and not self.rules.may_command(self, seat, unit, as_order):
             return Refusal.NOT_COMMANDED
