@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
@@ -80,6 +80,7 @@ class CardRegistry:
         # The engine asks by the card's own name hundreds of thousands of times in a search:
         # that name is found as it is, without normalising it first.
         self._by_name: dict[str, CardType] = {}
+        self._prices: dict[int, dict[str, int]] = {}  # by discount (see prices)
         for c in cards:
             self.register(c)
 
@@ -89,6 +90,16 @@ class CardRegistry:
             raise ValueError(f"a card named {card.name!r} is already registered")
         self._by_key[key] = card
         self._by_name[card.name] = card
+        self._prices.clear()
+
+    def prices(self, discount: int) -> Mapping[str, int]:
+        """What every card costs with ``discount`` off (never below 0), by name: made once per
+        discount, as a buy list prices the whole Supply each time it is listed."""
+        prices = self._prices.get(discount)
+        if prices is None:
+            prices = {name: max(0, card.cost - discount) for name, card in self._by_name.items()}
+            self._prices[discount] = prices
+        return prices
 
     def get(self, name: str) -> CardType:
         card = self._by_name.get(name)

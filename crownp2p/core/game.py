@@ -296,8 +296,9 @@ class Game(Mechanics):
             if not turn.bought:
                 yield from self._card_options(seat, TREASURE)
             if turn.buys > 0:
+                prices = self.prices()
                 for name, count in self.supply.items():
-                    if count > 0 and self.cost(name) <= turn.gold:
+                    if count > 0 and prices[name] <= turn.gold:
                         yield ("buy", name), ("buy", name)
         yield ("end",), ("end",)
 

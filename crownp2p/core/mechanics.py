@@ -10,7 +10,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -202,7 +202,11 @@ class Mechanics(GameState):
         return self.rules.cards.get(name)
 
     def cost(self, name: str) -> int:
-        return max(0, self.card_type(name).cost - self.this_turn.discount)
+        return self.prices()[self.card_type(name).name]
+
+    def prices(self) -> Mapping[str, int]:
+        """What every card costs now (the turn's discount taken off), by name."""
+        return self.rules.cards.prices(self.this_turn.discount)
 
     def take_from_hand(self, seat: int, name: str) -> int:
         hand = self.players[seat].hand

@@ -356,7 +356,8 @@ class GainCard(Choice):
         if limit is None:
             return {}
         supply = g.supply_for(f.seat)
-        return {("gain", n): n for n, left in supply.items() if left > 0 and g.cost(n) <= limit}
+        prices = g.prices()
+        return {("gain", n): n for n, left in supply.items() if left > 0 and prices[n] <= limit}
 
     def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if len(decision) != 2 or decision[1] not in g.rules.cards:
