@@ -103,7 +103,13 @@ class Game(Mechanics):
 
     @property
     def to_decide(self) -> int:
-        return self.prompt().seat
+        """``prompt().seat`` without the prompt's words (a play loop asks it every decision)."""
+        if self.over or self.chance is not None:
+            return CHANCE
+        if self.stack:
+            frame = self.stack[-1]
+            return self._step(frame).decider(self, frame)
+        return self.active
 
     def legal(self) -> list[Decision]:
         """Every decision the prompted seat may take now, in a fixed order."""

@@ -67,7 +67,7 @@ class Mechanics(GameState):
                 continue
             if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
                 unit.uncapturable = False
-            if unit.owner == seat:
+            if unit.owner == seat and unit.frozen:  # (most units are not: no call for them)
                 unit.frozen = status_at_turn_start(unit.frozen)
         self.order_lock[seat] = status_at_turn_start(self.order_lock[seat])
         self.note(f"turn {self.turn}: {self.seat_name(seat)}")
@@ -77,7 +77,7 @@ class Mechanics(GameState):
         """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
         seat = self.active
         for unit in self.position.board:
-            if unit is not None and unit.owner == seat:
+            if unit is not None and unit.owner == seat and unit.frozen:
                 unit.frozen = status_at_turn_end(unit.frozen)
         self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
         self.rules.turn_ended(self, seat)

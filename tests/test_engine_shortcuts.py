@@ -1,5 +1,7 @@
-"""Who may order which unit, asked of every unit at once (``orderable``, what a listing uses)
-and unit by unit (``can_order``, what a refusal is explained from), agree."""
+"""The engine's quick answers, made for a search that asks them every decision, agree with the
+slow ones they stand for: who may order which unit, asked of every unit at once (``orderable``)
+and unit by unit (``can_order``, what a refusal is explained from); who decides
+(``to_decide``) and the prompt."""
 
 from __future__ import annotations
 
@@ -20,3 +22,9 @@ def test_orderable_says_what_can_order_says_unit_by_unit() -> None:
                         if game.can_order(seat, unit, as_order, own=own)
                     ]
                     assert game.orderable(seat, as_order, own=own) == one_by_one
+
+
+def test_to_decide_is_the_prompts_seat() -> None:
+    for rules, state in positions():
+        game = Game.from_json(rules, state)
+        assert game.to_decide == game.prompt().seat
