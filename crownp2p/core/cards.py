@@ -13,9 +13,16 @@ TRAINING, ORDER, ACTION, TREASURE = "training", "order", "action", "treasure"
 EFFECT_KINDS = (TRAINING, ORDER, ACTION, TREASURE)
 
 
-class SharesKeys(Protocol):
-    """What a card needs of its steps when it is defined: the keys each reads and writes. The
-    steps themselves (steps.py) are the engine's to run; a card is only data made of them."""
+class CardStep(Protocol):
+    """What a card needs of its steps: the keys each reads and writes (checked when the card is
+    defined), and whether it counts and always does something (so the card is offered without a
+    probe). The steps themselves (steps.py) are the engine's to run; a card is only data made
+    of them."""
+
+    @property
+    def counts(self) -> bool: ...
+
+    def always_possible(self) -> bool: ...
 
     def reads(self) -> tuple[Key[Any], ...]: ...
 
@@ -28,7 +35,7 @@ class Effect:
 
     kind: str
     text: str
-    steps: tuple[SharesKeys, ...] = ()
+    steps: tuple[CardStep, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in EFFECT_KINDS:
@@ -45,6 +52,12 @@ class Effect:
                         "which no earlier step of the effect writes"
                     )
             written += [key.name for key in step.writes()]
+
+    @cached_property
+    def always_does_something(self) -> bool:
+        """Does one of its steps that count always do something, whatever the game? Then the
+        effect may be played without probing the game first (asked at every listing)."""
+        return any(step.counts and step.always_possible() for step in self.steps)
 
 
 @dataclass(frozen=True)

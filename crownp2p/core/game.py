@@ -331,6 +331,8 @@ class Game(Mechanics):
         self, seat: int, card: CardType, index: int, kind: str, hand: list[int]
     ) -> bool:
         """Judged as if the card had left the hand, as it will when played."""
+        if card.effects[index].always_does_something:
+            return True
         position = next(i for i, c in enumerate(hand) if self.cards[c] == card.name)
         held = hand.pop(position)
         try:
@@ -572,7 +574,7 @@ class Game(Mechanics):
             return SYSTEM_STEPS[frame.card]
         steps = self.card_type(frame.card).effects[frame.effect].steps
         # cards.py, below the steps, knows a card's steps only by the keys they share
-        # (cards.SharesKeys); every step a card is made of is an EffectStep.
+        # (cards.CardStep); every step a card is made of is an EffectStep.
         return cast("tuple[EffectStep, ...]", steps)
 
     def _step(self, frame: Frame) -> EffectStep:

@@ -69,6 +69,12 @@ class EffectStep:
         would.) Automatic steps say so here; a :class:`Choice` answers from its own choices."""
         return True
 
+    def always_possible(self) -> bool:
+        """Would this step do something in any game? True only for a step whose
+        :meth:`possible` never looks at the game (a card with one needs no probe); False, the
+        safe answer, for the rest."""
+        return False
+
     def reads(self) -> tuple[Key[Any], ...]:
         """The keys this step reads: an earlier step of its effect must write each."""
         return ()
@@ -134,6 +140,9 @@ class Plus(EffectStep):
         return True
 
     def possible(self, g: Mechanics, f: Frame) -> bool:
+        return self.always_possible()
+
+    def always_possible(self) -> bool:
         return bool(self.orders or self.actions or self.buys or self.gold)
 
 
@@ -181,6 +190,9 @@ class Discount(EffectStep):
         g.this_turn.discount += self.amount
         return True
 
+    def always_possible(self) -> bool:
+        return True  # (possible() is the default: always)
+
 
 @dataclass(frozen=True)
 class GoldPerTreasure(EffectStep):
@@ -192,6 +204,9 @@ class GoldPerTreasure(EffectStep):
     def enter(self, g: Mechanics, f: Frame) -> bool:
         g.this_turn.gold += f.get(TREASURES_BEFORE, 0)
         return True
+
+    def always_possible(self) -> bool:
+        return True  # (possible() is the default: always)
 
 
 def _hand_options(
