@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from crownp2p import hookspecs
-from crownp2p.core.cards import ACTION, TREASURE, CardType, Effect
+from crownp2p.core.cards import ACTION, TREASURE, CardRegistry, CardType, Effect
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.movement import KING_STEPS, Leap
 from crownp2p.core.rules import Rules
@@ -344,3 +344,11 @@ def test_a_game_carries_no_state_of_variants_it_does_not_play(catalog) -> None:
     assert plain.state_hash() == game.state_hash()
     with pytest.raises(KeyError, match="no TurnTally"):
         game.pack_state(TurnTally)
+
+
+def test_prices_take_the_discount_off_and_count_a_card_registered_later() -> None:
+    registry = CardRegistry([SCOUT])
+    assert registry.prices(1) == {"Scout": 2}
+    registry.register(CardType("Lance", 5, (Effect(TREASURE, "Add 1 gold.", (Plus(gold=1),)),)))
+    assert registry.prices(1) == {"Scout": 2, "Lance": 4}
+    assert registry.prices(4) == {"Scout": 0, "Lance": 1}  # never below nothing

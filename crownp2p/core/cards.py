@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
@@ -13,9 +13,16 @@ TRAINING, ORDER, ACTION, TREASURE = "training", "order", "action", "treasure"
 EFFECT_KINDS = (TRAINING, ORDER, ACTION, TREASURE)
 
 
-class SharesKeys(Protocol):
-    """What a card needs of its steps when it is defined: the keys each reads and writes. The
-    steps themselves (steps.py) are the engine's to run; a card is only data made of them."""
+class CardStep(Protocol):
+    """What a card needs of its steps: the keys each reads and writes (checked when the card is
+    defined), and whether it counts and always does something (so the card is offered without a
+    probe). The steps themselves (steps.py) are the engine's to run; a card is only data made
+    of them."""
+
+    @property
+    def counts(self) -> bool: ...
+
+    def always_possible(self) -> bool: ...
 
     def reads(self) -> tuple[Key[Any], ...]: ...
 
@@ -28,7 +35,7 @@ class Effect:
 
     kind: str
     text: str
-    steps: tuple[SharesKeys, ...] = ()
+    steps: tuple[CardStep, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in EFFECT_KINDS:
@@ -45,6 +52,12 @@ class Effect:
                         "which no earlier step of the effect writes"
                     )
             written += [key.name for key in step.writes()]
+
+    @cached_property
+    def always_does_something(self) -> bool:
+        """Does one of its steps that count always do something, whatever the game? Then the
+        effect may be played without probing the game first (asked at every listing)."""
+        return any(step.counts and step.always_possible() for step in self.steps)
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,7 @@ class CardRegistry:
         # The engine asks by the card's own name hundreds of thousands of times in a search:
         # that name is found as it is, without normalising it first.
         self._by_name: dict[str, CardType] = {}
+        self._prices: dict[int, dict[str, int]] = {}  # by discount (see prices)
         for c in cards:
             self.register(c)
 
@@ -89,6 +103,16 @@ class CardRegistry:
             raise ValueError(f"a card named {card.name!r} is already registered")
         self._by_key[key] = card
         self._by_name[card.name] = card
+        self._prices.clear()
+
+    def prices(self, discount: int) -> Mapping[str, int]:
+        """What every card costs with ``discount`` off (never below 0), by name: made once per
+        discount, as a buy list prices the whole Supply each time it is listed."""
+        prices = self._prices.get(discount)
+        if prices is None:
+            prices = {name: max(0, card.cost - discount) for name, card in self._by_name.items()}
+            self._prices[discount] = prices
+        return prices
 
     def get(self, name: str) -> CardType:
         card = self._by_name.get(name)

@@ -103,7 +103,13 @@ class Game(Mechanics):
 
     @property
     def to_decide(self) -> int:
-        return self.prompt().seat
+        """``prompt().seat`` without the prompt's words (a play loop asks it every decision)."""
+        if self.over or self.chance is not None:
+            return CHANCE
+        if self.stack:
+            frame = self.stack[-1]
+            return self._step(frame).decider(self, frame)
+        return self.active
 
     def legal(self) -> list[Decision]:
         """Every decision the prompted seat may take now, in a fixed order."""
@@ -296,8 +302,9 @@ class Game(Mechanics):
             if not turn.bought:
                 yield from self._card_options(seat, TREASURE)
             if turn.buys > 0:
+                prices = self.prices()
                 for name, count in self.supply.items():
-                    if count > 0 and self.cost(name) <= turn.gold:
+                    if count > 0 and prices[name] <= turn.gold:
                         yield ("buy", name), ("buy", name)
         yield ("end",), ("end",)
 
@@ -324,6 +331,8 @@ class Game(Mechanics):
         self, seat: int, card: CardType, index: int, kind: str, hand: list[int]
     ) -> bool:
         """Judged as if the card had left the hand, as it will when played."""
+        if card.effects[index].always_does_something:
+            return True
         position = next(i for i, c in enumerate(hand) if self.cards[c] == card.name)
         held = hand.pop(position)
         try:
@@ -565,7 +574,7 @@ class Game(Mechanics):
             return SYSTEM_STEPS[frame.card]
         steps = self.card_type(frame.card).effects[frame.effect].steps
         # cards.py, below the steps, knows a card's steps only by the keys they share
-        # (cards.SharesKeys); every step a card is made of is an EffectStep.
+        # (cards.CardStep); every step a card is made of is an EffectStep.
         return cast("tuple[EffectStep, ...]", steps)
 
     def _step(self, frame: Frame) -> EffectStep:

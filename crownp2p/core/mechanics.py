@@ -10,7 +10,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -19,7 +19,7 @@ from .cards import CardType
 from .decisions import Decision, IllegalDecision
 from .keys import PROMOTING
 from .movement import UnitMove
-from .position import Position, Unit, status_at_turn_end, status_at_turn_start
+from .position import FROZEN_NOW, Position, Unit, status_at_turn_end, status_at_turn_start
 from .rules import Rules
 from .seats import COLOURS
 from .setup import Setup
@@ -67,7 +67,7 @@ class Mechanics(GameState):
                 continue
             if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
                 unit.uncapturable = False
-            if unit.owner == seat:
+            if unit.owner == seat and unit.frozen:  # (most units are not: no call for them)
                 unit.frozen = status_at_turn_start(unit.frozen)
         self.order_lock[seat] = status_at_turn_start(self.order_lock[seat])
         self.note(f"turn {self.turn}: {self.seat_name(seat)}")
@@ -77,7 +77,7 @@ class Mechanics(GameState):
         """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
         seat = self.active
         for unit in self.position.board:
-            if unit is not None and unit.owner == seat:
+            if unit is not None and unit.owner == seat and unit.frozen:
                 unit.frozen = status_at_turn_end(unit.frozen)
         self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
         self.rules.turn_ended(self, seat)
@@ -97,21 +97,45 @@ class Mechanics(GameState):
     def unit_orders(
         self, seat: int, *, as_order: bool = True, units: Iterable[int] | None = None
     ) -> list[UnitMove]:
-        """Marches and attacks by normal rules of the units ``seat`` may command."""
+        """Marches and attacks by normal rules of the units ``seat`` may command (of those on
+        ``units``, when given)."""
         out: list[UnitMove] = []
         board = self.position.board
-        squares = units if units is not None else range(64)
+        squares = self.orderable(seat, as_order)
+        if units is not None:
+            wanted = list(units)
+            squares = [sq for sq in squares if sq in wanted]
         occ_cache: dict[int, list[int]] = {}
+        forward_of = self.rules.seating.forward
         for sq in squares:
             unit = board[sq]
-            if unit is None or self._order_refusal(seat, unit, as_order, True) is not None:
-                continue
+            assert unit is not None
             occ = occ_cache.get(unit.owner)
             if occ is None:
                 occ = occ_cache[unit.owner] = self.position.occupancy(unit.owner)
-            forward = self.rules.seating.forward(unit.owner)
+            forward = forward_of(unit.owner)
             for mover in unit.kind.movers:
                 mover.generate(occ, sq, forward, out)
+        return out
+
+    def orderable(self, seat: int, as_order: bool, *, own: bool = True) -> list[int]:
+        """The squares of the units ``seat`` may order (``as_order``) or move by a card, in
+        board order: :meth:`can_order` for every unit at once. A listing asks this once rather
+        than unit by unit, as a search lists orders for every decision it looks at."""
+        may_command = self.rules.may_command if own else None
+        held_back = self.rules.held_back
+        ordered = self.this_turn.ordered
+        out = []
+        for sq, unit in enumerate(self.position.board):
+            if unit is None:
+                continue
+            if may_command is not None and not may_command(self, seat, unit, as_order):
+                continue
+            if as_order and (
+                unit.uid in ordered or unit.frozen & FROZEN_NOW or held_back(self, unit) is not None
+            ):
+                continue
+            out.append(sq)
         return out
 
     def can_order(self, seat: int, unit: Unit, as_order: bool, *, own: bool = True) -> bool:
@@ -119,7 +143,8 @@ class Mechanics(GameState):
 
     def _order_refusal(self, seat: int, unit: Unit, as_order: bool, own: bool) -> Refusal | None:
         """What keeps ``unit`` from ``seat``'s order (``as_order``) or card, if anything: the
-        one rule behind :meth:`can_order` and :meth:`why_not_command`. ``own``: the unit must be
+        one rule behind :meth:`can_order` and :meth:`why_not_command` (:meth:`orderable` asks it
+        of every unit at once). ``own``: the unit must be
         one ``seat`` commands (not for False Orders)."""
         if own and not self.rules.may_command(self, seat, unit, as_order):
             return Refusal.NOT_COMMANDED
@@ -177,7 +202,11 @@ class Mechanics(GameState):
         return self.rules.cards.get(name)
 
     def cost(self, name: str) -> int:
-        return max(0, self.card_type(name).cost - self.this_turn.discount)
+        return self.prices()[self.card_type(name).name]
+
+    def prices(self) -> Mapping[str, int]:
+        """What every card costs now (the turn's discount taken off), by name."""
+        return self.rules.cards.prices(self.this_turn.discount)
 
     def take_from_hand(self, seat: int, name: str) -> int:
         hand = self.players[seat].hand

@@ -98,7 +98,7 @@ class Play:
         for chance) — or play is finished (None)."""
         game = self.game
         while not self.finished:
-            seat = game.prompt().seat
+            seat = game.to_decide
             decision = self.deciders[seat].decide(game, seat)
             if decision is None:
                 return seat
@@ -109,7 +109,7 @@ class Play:
         """Apply the prompted seat's ``decision`` and tell everyone. An illegal one raises
         :class:`~.decisions.IllegalDecision` and changes nothing."""
         game = self.game
-        seat = game.prompt().seat
+        seat = game.to_decide
         if self.record is not None:
             step = self.record.apply(game, decision)
         else:

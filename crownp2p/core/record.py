@@ -104,7 +104,7 @@ class Record:
 
     def apply(self, game: Game, decision: Decision) -> Step:
         """Apply ``decision`` to ``game`` and record it with the hash after it."""
-        seat = game.prompt().seat
+        seat = game.to_decide
         game.apply(decision)
         step = Step(len(self.steps) + 1, seat, tuple(decision), game.state_hash())
         self.steps.append(step)
@@ -138,7 +138,7 @@ class Record:
             raise ReplayError(0, "the starting state's hash differs")
         yield game, None
         for step in self.steps[:until]:
-            seat = game.prompt().seat
+            seat = game.to_decide
             if check and seat != step.seat:
                 who = "chance" if seat == CHANCE else f"seat {seat}"
                 raise ReplayError(

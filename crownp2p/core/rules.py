@@ -113,8 +113,10 @@ class Rules:
         """Checked at the end of every turn: (is the game over, winning side or None for a
         draw). A side with no Sovereign on the board has lost."""
         sides = sorted(set(self.seating.sides))
-        with_sovereign = {
-            self.seating.sides[u.owner] for _, u in game.position.units() if u.kind.is_sovereign
+        with_sovereign = {  # (the board itself, not units(): this runs every turn)
+            self.seating.sides[u.owner]
+            for u in game.position.board
+            if u is not None and u.kind.is_sovereign
         }
         alive = [side for side in sides if side in with_sovereign]
         if len(alive) == len(sides):

@@ -69,6 +69,12 @@ class EffectStep:
         would.) Automatic steps say so here; a :class:`Choice` answers from its own choices."""
         return True
 
+    def always_possible(self) -> bool:
+        """Would this step do something in any game? True only for a step whose
+        :meth:`possible` never looks at the game (a card with one needs no probe); False, the
+        safe answer, for the rest."""
+        return False
+
     def reads(self) -> tuple[Key[Any], ...]:
         """The keys this step reads: an earlier step of its effect must write each."""
         return ()
@@ -134,6 +140,9 @@ class Plus(EffectStep):
         return True
 
     def possible(self, g: Mechanics, f: Frame) -> bool:
+        return self.always_possible()
+
+    def always_possible(self) -> bool:
         return bool(self.orders or self.actions or self.buys or self.gold)
 
 
@@ -181,6 +190,9 @@ class Discount(EffectStep):
         g.this_turn.discount += self.amount
         return True
 
+    def always_possible(self) -> bool:
+        return True  # (possible() is the default: always)
+
 
 @dataclass(frozen=True)
 class GoldPerTreasure(EffectStep):
@@ -192,6 +204,9 @@ class GoldPerTreasure(EffectStep):
     def enter(self, g: Mechanics, f: Frame) -> bool:
         g.this_turn.gold += f.get(TREASURES_BEFORE, 0)
         return True
+
+    def always_possible(self) -> bool:
+        return True  # (possible() is the default: always)
 
 
 def _hand_options(
@@ -356,7 +371,8 @@ class GainCard(Choice):
         if limit is None:
             return {}
         supply = g.supply_for(f.seat)
-        return {("gain", n): n for n, left in supply.items() if left > 0 and g.cost(n) <= limit}
+        prices = g.prices()
+        return {("gain", n): n for n, left in supply.items() if left > 0 and prices[n] <= limit}
 
     def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if len(decision) != 2 or decision[1] not in g.rules.cards:
@@ -445,20 +461,12 @@ class OrderUnit(Choice):
         if self.same:
             sq = f.get(self.same, -1)
             return [sq] if sq >= 0 and board[sq] is not None else []
-        out = []
-        for sq in range(64):
-            unit = board[sq]
-            if unit is None or not _class_ok(unit, self.cls):
-                continue
-            if self.enemy:
-                if not self._is_target(g, f, unit):
-                    continue
-                if not g.can_order(f.seat, unit, f.as_order, own=False):
-                    continue
-            elif not g.can_order(f.seat, unit, f.as_order):
-                continue
-            out.append(sq)
-        return out
+        return [
+            sq
+            for sq in g.orderable(f.seat, f.as_order, own=not self.enemy)
+            if _class_ok(unit := g.unit_at(sq), self.cls)
+            and (not self.enemy or self._is_target(g, f, unit))
+        ]
 
     @staticmethod
     def _is_target(g: Mechanics, f: Frame, unit: Unit) -> bool:
@@ -467,10 +475,13 @@ class OrderUnit(Choice):
     def choices(self, g: Mechanics, f: Frame) -> Options:
         opts: Options = {}
         pos = g.position
+        occ_of: dict[int, list[int]] = {}
         for sq in self._units(g, f):
             unit = pos.board[sq]
             assert unit is not None
-            occ = pos.occupancy(unit.owner)
+            occ = occ_of.get(unit.owner)
+            if occ is None:
+                occ = occ_of[unit.owner] = pos.occupancy(unit.owner)
             forward = g.rules.seating.forward(unit.owner)
             moves = unit.kind.moves(occ, sq, forward)
             if unit.kind.can_march_in_place(occ, sq, forward):  # a card's march may stand still
@@ -670,7 +681,7 @@ class MoveUnit(Choice):
 
     def choices(self, g: Mechanics, f: Frame) -> Options:
         seat = f.seat
-        mine = [sq for sq, u in g.position.units() if g.can_order(seat, u, f.as_order)]
+        mine = g.orderable(seat, f.as_order)
         return {
             ("move", square_name(sq), square_name(t)): (sq, t)
             for sq, t in self.rule.moves(g, f, mine)
@@ -708,9 +719,8 @@ class Morph(Choice):
             return {}
         opts: Options = {}
         if not self.barracks_only:
-            for sq, u in g.position.units():
-                if g.can_order(f.seat, u, f.as_order):
-                    opts[("morph", square_name(sq))] = ("board", sq)
+            for sq in g.orderable(f.seat, f.as_order):
+                opts[("morph", square_name(sq))] = ("board", sq)
         for kind in g.distinct_barracks(f.seat):
             opts[("morph", "barracks", kind.name)] = ("barracks", kind.name)
         return opts
@@ -750,7 +760,7 @@ class SwapShared(Choice):
 
     def choices(self, g: Mechanics, f: Frame) -> Options:
         seat = f.seat
-        mine = [(sq, u) for sq, u in g.position.units() if g.can_order(seat, u, f.as_order)]
+        mine = [(sq, g.unit_at(sq)) for sq in g.orderable(seat, f.as_order)]
         opts: Options = {}
         for i, (a, ua) in enumerate(mine):
             for b, ub in mine[i + 1 :]:
@@ -793,8 +803,8 @@ class ProtectSovereigns(Choice):
     def choices(self, g: Mechanics, f: Frame) -> Options:
         return {
             ("protect", square_name(sq)): sq
-            for sq, u in g.position.units()
-            if u.kind.is_sovereign and not u.uncapturable and g.can_order(f.seat, u, f.as_order)
+            for sq in g.orderable(f.seat, f.as_order)
+            if (u := g.unit_at(sq)).kind.is_sovereign and not u.uncapturable
         }
 
     def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:

@@ -25,10 +25,11 @@ RANK_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
 
 def own_squares(g: Mechanics, seat: int, cls: UnitClass | None = None) -> list[int]:
     """Squares of ``seat``'s own units (of class ``cls``): "one of your ... units"."""
-    return [
+    is_own = g.rules.is_own
+    return [  # (the class first: it rules out most units without asking the rules)
         sq
-        for sq, u in g.position.units()
-        if g.rules.is_own(g, seat, u) and (cls is None or u.kind.has(cls))
+        for sq, u in enumerate(g.position.board)
+        if u is not None and (cls is None or u.kind.has(cls)) and is_own(g, seat, u)
     ]
 
 
