@@ -41,7 +41,9 @@ def colours(raw: str) -> list[str]:
 
 @pytest.mark.parametrize("no_color", [False, True])
 def test_the_screen_stays_put_and_the_log_scrolls_below_the_board(terminal, no_color):
-    t = terminal("solo", "--seed", "4", **({"NO_COLOR": "1"} if no_color else {}))
+    t = terminal(
+        "solo", "--bot", "greedy", "--seed", "4", **({"NO_COLOR": "1"} if no_color else {})
+    )
     rows = t.showing("blue>")
     assert rows[0] == LABELS and rows[9] == LABELS  # the board at the top
     assert rows[1].startswith(" 8 · · · · k · · · 8      gold · lower case · greedy bot")
@@ -68,7 +70,7 @@ def test_the_screen_stays_put_and_the_log_scrolls_below_the_board(terminal, no_c
 
 
 def test_the_screen_redraws_at_a_new_size(terminal):
-    t = terminal("solo", "--seed", "4")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4")
     t.showing("blue>")
     assert not any("Tab choices" in row for row in t.rows())  # 80 columns: no room for keys
     t.resize(30, 110)
@@ -83,7 +85,7 @@ def test_the_screen_redraws_at_a_new_size(terminal):
 
 
 def test_pasted_lines_run_one_by_one(terminal):
-    t = terminal("solo", "--seed", "4")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4")
     t.showing("blue>")
     t.press("\x1b[200~end\rend\r\x1b[201~")  # a bracketed paste of two lines
     t.press("\r")
@@ -97,7 +99,7 @@ def test_pasted_lines_run_one_by_one(terminal):
 @pytest.mark.parametrize("no_color", [False, True])
 def test_the_team_game_fits_80_by_24(terminal, no_color):
     env = {"NO_COLOR": "1"} if no_color else {}
-    t = terminal("solo", "--variant", "team", "--seed", "3", **env)
+    t = terminal("solo", "--bot", "greedy", "--variant", "team", "--seed", "3", **env)
     rows = t.showing("blue south-west>")
     assert rows[0].startswith("   a  b  c  d  e  f  g  h")  # the team board: a column for allies
     assert rows[1].startswith(" 8 ·  ·  ·  ·  k  ·  ·  ·  8")
@@ -116,7 +118,7 @@ def test_the_team_game_fits_80_by_24(terminal, no_color):
 
 
 def test_plain_keeps_the_line_mode(terminal):
-    t = terminal("solo", "--seed", "4", "--plain")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4", "--plain")
     first = t.shows("blue>")
     assert " 8 · · · · k · · · 8      gold · lower case · greedy bot" in first
     t.child.send("\x1b[200~end\rend\r\x1b[201~\r")  # a paste runs line by line here too
@@ -127,7 +129,7 @@ def test_plain_keeps_the_line_mode(terminal):
 
 
 def test_the_opponents_last_move_stays_on_the_board_at_80_by_24(terminal):
-    t = terminal("solo", "--seed", "4", NO_COLOR="1")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4", NO_COLOR="1")
     t.showing("blue>")
     for _ in range(4):  # four turns of ours; gold's fourth moves its Pawn d7-d5
         for line in ("end", "end", "treasure all", "end"):
@@ -140,7 +142,7 @@ def test_the_opponents_last_move_stays_on_the_board_at_80_by_24(terminal):
 
 
 def test_page_up_and_down_scroll_the_log_pane(terminal):
-    t = terminal("solo", "--seed", "4")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4")
     t.showing("blue>")
     t.type("help")
     rows = t.showing("Keys: Tab completes")
@@ -157,7 +159,7 @@ def test_page_up_and_down_scroll_the_log_pane(terminal):
 
 
 def test_tab_completes_in_the_full_screen_layout(terminal):
-    t = terminal("solo", "--seed", "4")
+    t = terminal("solo", "--bot", "greedy", "--seed", "4")
     t.showing("blue>")
     t.child.send("e1")
     t.press("\t")

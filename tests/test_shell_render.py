@@ -198,3 +198,24 @@ def test_the_team_board_tells_our_units_from_our_allys_and_the_enemies():
     # for the log, the prompt and the toolbar.
     assert lines[2].endswith("hand 0 · deck 0 · discard 0 · Barracks: -")
     assert len(lines) <= 19
+
+
+def test_a_long_log_line_folds_between_words_keeping_its_styles():
+    line = [("class:prompt", "blue> "), ("class:echo", "help Hero"), ("", " explains the moves")]
+    rows = render.folded(line, 16)
+    assert [render.plain(row) for row in rows] == ["blue> help Hero", "explains the", "moves"]
+    assert rows[0] == [
+        ("class:prompt", "blue>"),
+        ("class:prompt", " "),
+        ("class:echo", "help"),
+        ("class:echo", " "),
+        ("class:echo", "Hero"),
+    ]
+    assert all(len(render.plain(row)) <= 16 for row in rows)
+    # a word longer than the pane is cut where the row ends, and nothing is lost
+    assert [render.plain(r) for r in render.folded([("", "abcdefghij klm")], 4)] == [
+        "abcd",
+        "efgh",
+        "ij",
+        "klm",
+    ]

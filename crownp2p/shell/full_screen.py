@@ -35,7 +35,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.widgets import TextArea
 
-from .render import Fragments, joined, lines_of
+from .render import Fragments, folded, joined, lines_of
 from .reply import Reply
 
 LOG_KEPT = 1000  # lines of the log pane kept for scrolling back
@@ -57,6 +57,9 @@ class FullScreen:
         self.shell = shell
         self.leaving = leaving
         self.log: list[Fragments] = []
+        self.added = 0  # lines ever added to the log: when it changed, for the folded rows
+        self.folded: list[Fragments] = []
+        self.folded_for: tuple[int, int] | None = None  # (width, added) the rows were folded at
         self.looking: int | None = None  # the log line scrolled to (None: the end)
         self.top = 0  # the log pane's top line, once scrolled
         self.question: str | None = None  # asked before leaving, answered at the prompt
@@ -129,13 +132,22 @@ class FullScreen:
     def _prompt(self) -> StyleAndTextTuples:
         return [("class:prompt", self.question or self.shell.message())]
 
+    def _rows(self) -> list[Fragments]:
+        """The log as the pane shows it: each line folded between words to the pane's width
+        (the terminal's own wrapping would cut words in two)."""
+        key = (self._columns(), self.added)
+        if key != self.folded_for:
+            self.folded_for = key
+            self.folded = [row for line in self.log for row in folded(line, key[0])]
+        return self.folded
+
     def _log_text(self) -> StyleAndTextTuples:
-        return list(joined(self.log))
+        return list(joined(self._rows()))
 
     def _log_end(self) -> Point:
-        """Where the log pane looks (it keeps this line in view): the last line, or the one
+        """Where the log pane looks (it keeps this row in view): the last row, or the one
         scrolled to."""
-        last = max(0, len(self.log) - 1)
+        last = max(0, len(self._rows()) - 1)
         return Point(0, last if self.looking is None else min(self.looking, last))
 
     def scroll(self, pages: int) -> None:
@@ -148,19 +160,24 @@ class FullScreen:
         top = self.top if self.looking is not None else info.first_visible_line()
         self.top = max(0, top + pages * max(1, height - 1))
         self.looking = self.top if pages < 0 else self.top + height - 1
-        if self.looking >= len(self.log) - 1:
+        if self.looking >= len(self._rows()) - 1:
             self.looking = None
 
     def add(self, reply: Reply) -> None:
         """Put what a reply says at the end of the log, and draw the screen again."""
         if reply.bell:
             self.app.output.bell()
-        if reply.news:
-            self.log.extend(lines_of(reply.news))
-        self.log.extend([("", line)] for line in reply.lines)
-        del self.log[:-LOG_KEPT]
+        self.write(
+            [*(lines_of(reply.news) if reply.news else []), *([("", line)] for line in reply.lines)]
+        )
         self.looking = None
         self.drawn.clear()
+
+    def write(self, lines: list[Fragments]) -> None:
+        """Lines at the end of the log (the oldest go past ``LOG_KEPT``)."""
+        self.log.extend(lines)
+        del self.log[:-LOG_KEPT]
+        self.added += len(lines)
 
     def from_outside(self, reply: Reply) -> None:
         """Something no typed line caused (a peer's move, a chat line)."""
@@ -185,12 +202,12 @@ class FullScreen:
     def line(self, line: str) -> bool:
         """Carry out one line; False once the program is leaving."""
         if self.question is not None:
-            self.log.append([("class:prompt", self.question), ("class:echo", line)])
+            self.write([[("class:prompt", self.question), ("class:echo", line)]])
             self.question = None
             if line.strip().lower() in ("y", "yes"):
                 return self.leave([[("", self.leaving)]])
             return True
-        self.log.append([("class:prompt", self.shell.message()), ("class:echo", line)])
+        self.write([[("class:prompt", self.shell.message()), ("class:echo", line)]])
         reply = self.shell.handle(line)
         self.add(reply)
         if reply.quit:

@@ -82,6 +82,37 @@ def _width(line: Fragments) -> int:
     return sum(len(text) for _, text in line)
 
 
+def folded(line: Fragments, width: int) -> list[Fragments]:
+    """One line as lines of at most ``width`` columns, cut between words where it can (a word
+    longer than a line is cut where the line ends); the styles go with their words, and the
+    spaces where a line is cut are dropped."""
+    width = max(1, width)
+    rows: list[Fragments] = [[]]
+    used = 0
+    space: Fragment | None = None  # the spaces before the next word, if it stays on this row
+    for style, text in line:
+        for word in re.findall(r"\s+|\S+", text):
+            if word.isspace():
+                space = (style, word) if used else None
+                continue
+            gap = len(space[1]) if space else 0
+            if used and used + gap + len(word) > width:
+                rows.append([])
+                used, space = 0, None
+            if space:
+                rows[-1].append(space)
+                used += gap
+            space = None
+            while word:
+                piece, word = word[: width - used], word[width - used :]
+                rows[-1].append((style, piece))
+                used += len(piece)
+                if word:
+                    rows.append([])
+                    used = 0
+    return rows
+
+
 # ------------------------------------------------------------------ small pieces
 
 
