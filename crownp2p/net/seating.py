@@ -37,7 +37,7 @@ from .bounds import (
 )
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
-from .events import Event, Outcome, Seated, Waiting
+from .events import Event, LobbyChanged, Outcome, Seated, Waiting
 from .handshake import Admitted, Packs, join_accept, join_dial
 from .journal import Journal, JournalError, load, session_path
 from .link import FramedStream, Timeouts
@@ -244,12 +244,17 @@ async def host_game(
     extra: dict[str, Any] | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
+    hold: bool = False,
+    lobby_ready: Callable[[Lobby], None] | None = None,
     task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
     no ``decider`` is a person's: its decisions come through :meth:`Session.offer`. ``clock``
     is each decision's time limit in seconds (None: no limit). ``teams`` names the player who
-    partners the host at a table of two sides of two (None: the seating draw decides)."""
+    partners the host at a table of two sides of two (None: the seating draw decides, unless
+    the host chooses in the lobby). ``hold``: the draw waits for :meth:`Lobby.start` once every
+    place is taken (a person who may still choose partners); ``lobby_ready(lobby)`` hands the
+    lobby to the user interface that chooses and starts."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     sides = rules.seating.sides
@@ -274,7 +279,15 @@ async def host_game(
     port = bound[1]
     static = crypto.new_static()
     key, nonce = crypto.static_public(static), draw.new_nonce(test_seed, name)
-    lobby = Lobby(players, timeouts, (key, draw.commitment(key, nonce)), on_event)
+    lobby = Lobby(
+        players,
+        timeouts,
+        (key, draw.commitment(key, nonce)),
+        on_event,
+        name=name,
+        partner=teams,
+        hold=hold,
+    )
     throttle = Throttle()
     session: Session | None = None
 
@@ -321,13 +334,17 @@ async def host_game(
         hub.on_join = on_join
         nursery.start_soon(hub.serve, listeners)
         task_status.started(HostReady(address, port, code))
+        if lobby_ready:
+            lobby_ready(lobby)
+        lobby.announce()
         while True:
             await lobby.full()
             if await lobby.openings():
                 break
         nonces = lobby.nonces(nonce)
-        drawn = _draw_teams(lobby, key, teams, rules)
-        drawn = Draw(drawn.commits, tuple(nonces[k] for k, _ in drawn.commits), drawn.teams)
+        assert lobby.draw is not None
+        commits = lobby.draw.commits
+        drawn = Draw(commits, tuple(nonces[k] for k, _ in commits), lobby.teams())
         statics = drawn.seats(rules.seating.sides)
         seat_of = {k: seat for seat, k in enumerate(statics)}
         guests = lobby.guests
@@ -390,21 +407,6 @@ async def host_game(
         return await run.play(session, nursery)
 
 
-def _draw_teams(lobby: Lobby, host_key: bytes, partner: str | None, rules: Rules) -> Draw:
-    """The lobby's draw with the host's ``--teams`` choice: the host and ``partner`` against
-    the others (no partner: the draw decides the partners too)."""
-    assert lobby.draw is not None
-    if partner is None:
-        return lobby.draw
-    named = [k for k, g in lobby.guests.items() if g.player.name == partner]
-    if len(named) != 1:
-        who = "no player" if not named else "more than one player"
-        raise NetError(f"--teams names {partner}, but {who} at the table is called {partner}")
-    ours = (host_key, named[0])
-    others = tuple(k for k in lobby.guests if k not in ours)
-    return Draw(lobby.draw.commits, (), (ours, others))
-
-
 def _seated(info: TableInfo, rules: Rules) -> Seated:
     return Seated(info.seat, tuple(info.names), tuple(rules.seating.sides), info.host)
 
@@ -431,11 +433,15 @@ class _Entry:
 
 
 async def _await_table(
-    framed: FramedStream, timeouts: Timeouts, entry: _Entry, players: int
+    framed: FramedStream,
+    timeouts: Timeouts,
+    entry: _Entry,
+    players: int,
+    on_event: EventSink | None,
 ) -> dict[str, Any]:
-    """Wait for the host to fill the table, pinging so neither side thinks the other gone, and
-    open our commitment when the host sends the seating draw. ConnectionLost: the link was cut
-    first."""
+    """Wait for the host to fill the table, pinging so neither side thinks the other gone,
+    telling the lobby as the host sends it, and open our commitment when the host sends the
+    seating draw. ConnectionLost: the link was cut first."""
     quiet_since = trio.current_time()
     while True:
         with trio.move_on_after(timeouts.keepalive) as scope:
@@ -457,10 +463,29 @@ async def _await_table(
         if msg["t"] == "draw":
             await _open(framed, msg, entry, players)
             continue
+        if msg["t"] == "lobby":
+            changed = await _lobby_heard(framed, msg, players)
+            if on_event:
+                on_event(changed)
+            continue
         if msg["t"] != "table":
             await framed.refuse("unexpected", f"expected the table, not a {msg['t']} message")
             raise NetError(f"the host sent {msg['t']} instead of the table")
         return msg
+
+
+async def _lobby_heard(framed: FramedStream, msg: dict[str, Any], players: int) -> LobbyChanged:
+    """The host's ``lobby`` as an event, once we have checked it fits the table."""
+    names, teams = msg["names"], msg["teams"]
+    places = [place for team in teams for place in team]
+    if (
+        len(names) > players
+        or len(places) != len(set(places))
+        or max(places, default=0) >= len(names)
+    ):
+        await framed.refuse("bad-message", "the lobby does not fit the table")
+        raise NetError("the host sent a lobby that does not fit its table")
+    return LobbyChanged(tuple(names), players, tuple(tuple(team) for team in teams))
 
 
 async def _open(framed: FramedStream, msg: dict[str, Any], entry: _Entry, players: int) -> None:
@@ -540,7 +565,7 @@ async def join_game(
             on_event(Waiting(joined.players))
         while True:
             try:
-                table = await _await_table(framed, timeouts, entry, joined.players)
+                table = await _await_table(framed, timeouts, entry, joined.players, on_event)
                 break
             except ConnectionLost:
                 await framed.aclose()
