@@ -314,7 +314,7 @@ def random_bot_host() -> subprocess.Popen:
     """A host on 127.0.0.1 whose seat the random bot plays (seed 3), telling in JSON lines."""
     return subprocess.Popen(
         [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
-        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3"],
+        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3", "--name", "host"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -386,7 +386,8 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
 def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) -> None:
     host = subprocess.Popen(
         [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
-        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3", "--reconnect", "30"],
+        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3", "--reconnect", "30"]
+        + ["--name", "host"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -4,10 +4,31 @@ command line (and ``crownp2p --version``) imports nothing else."""
 from __future__ import annotations
 
 import argparse
+import getpass
 
 from .arguments import BOTS_HELP, add_bot_arguments, add_screen_arguments, add_setup_arguments
 
 __all__ = ["add_host_arguments", "add_join_arguments", "add_resume_arguments"]
+
+
+NAME_MAX = 32  # characters of a name at the table (net/messages.py's `player`)
+
+
+def login_name() -> str:
+    """The name a player goes by unless it gives --name: its login name (printable, at most
+    32 characters), or "player" when the system knows none."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError, ImportError):  # no login name, no user database
+        return "player"
+    name = "".join(c for c in name if c.isprintable()).strip()[:NAME_MAX].strip()
+    return name or "player"
+
+
+def _name_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--name", default=login_name(), help="your name at the table (default: your login name)"
+    )
 
 
 def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> None:
@@ -91,7 +112,7 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         "costs a guesser one online try per guess, rate-limited per address (about 1,400 a day "
         "past the first few): fine for a game night, weak for a table left open",
     )
-    p.add_argument("--name", default="host", help="your name at the table")
+    _name_argument(p)
     p.add_argument(
         "--teams",
         metavar="NAME",
@@ -128,7 +149,7 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
 def add_join_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", metavar="HOST:PORT", help="the host's address, as it printed it")
     p.add_argument("--code", required=True, help="the join code the host printed")
-    p.add_argument("--name", default="player", help="your name at the table")
+    _name_argument(p)
     _common_arguments(p)
 
 

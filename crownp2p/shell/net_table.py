@@ -33,12 +33,28 @@ from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
 from ..net.messages import TEXT_MAX
 from ..net.session import SessionView
 from .commands import BOARD, HELP, LOG, MOVES, RULES, SAVE, SAVE_OVER
+from .lobby_screen import LobbyScreen, seating_line
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 
-__all__ = ["NET_COMMANDS", "NetDriver", "net_table", "run_shell"]
+__all__ = ["NET_COMMANDS", "NetDriver", "in_trio", "net_table", "run_shell"]
 
 LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player leaves
+
+
+def in_trio(token: trio.lowlevel.TrioToken | None = None) -> Callable[..., bool]:
+    """A function that calls ``fn(*args)`` in the trio run of ``token`` (default: this one)
+    and says whether it could (False: the run has finished)."""
+    token = token or trio.lowlevel.current_trio_token()
+
+    def call(fn: Callable[..., Any], *args: Any) -> bool:
+        try:
+            token.run_sync_soon(fn, *args)
+        except trio.RunFinishedError:
+            return False
+        return True
+
+    return call
 
 
 class NetDriver:
@@ -46,6 +62,7 @@ class NetDriver:
 
     leaving_resigns = True  # `quit` asks too: leaving resigns
     intro = ["`chat TEXT` talks to the table; leaving the game resigns it."]
+    preface: list[str] = []
 
     def __init__(
         self,
@@ -63,7 +80,7 @@ class NetDriver:
         self.commands = NET_COMMANDS
         self.session = session
         self.names = names
-        self.token = token or trio.lowlevel.current_trio_token()
+        self._call = in_trio(token)
         self.pending = False  # our decision is on its way to the session
         self.stopped = False  # the session has returned
         self.bell = bell  # ring when our turn begins (off: --quiet)
@@ -189,14 +206,6 @@ class NetDriver:
         if not self.stopped:
             self._call(self.session.leave, "")
 
-    def _call(self, fn: Callable[..., Any], *args: Any) -> bool:
-        """Call ``fn(*args)`` in the trio run; False if the run has finished."""
-        try:
-            self.token.run_sync_soon(fn, *args)
-        except trio.RunFinishedError:
-            return False
-        return True
-
     def status(self) -> str | None:
         if self.game.over:
             return None
@@ -244,6 +253,17 @@ NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, SAVE, SAVE_OVER, QUIT, C
 # ====================================================================== the bridge
 
 
+async def _lobby(lobby: LobbyScreen, terminal: Awaitable[int], *until: asyncio.Future[Any]) -> None:
+    """The lobby screen on the terminal until the person leaves it or one of ``until`` is
+    done (the table is ready, or the service ended)."""
+    shown = asyncio.ensure_future(terminal)
+    await asyncio.wait([shown, *until], return_when=asyncio.FIRST_COMPLETED)
+    if not shown.done():
+        shown.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await shown
+
+
 @contextlib.contextmanager
 def _sigint(handler: Callable[[], None]) -> Iterator[None]:
     """SIGINT calls ``handler`` instead of raising (the prompt itself takes Ctrl-C as a key;
@@ -269,10 +289,12 @@ def run_shell(
     before_prompt: Callable[[Any], None] | None = None,
     on_table: Callable[[Table], None] | None = None,
     full_screen: bool = False,
+    lobby: LobbyScreen | None = None,
 ) -> tuple[Any, Table | None]:
     """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
-    asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
-    gets the events (a host's "joined", a joiner's "seated"). Returns trio's outcome of the
+    asyncio loop; once the session is ready, open the shell on it. Until then the ``lobby``
+    screen is up and gets the events (a host's "joined", a joiner's "seated"), or without one
+    ``on_event`` gets them. Returns trio's outcome of the
     service (``.unwrap()`` gives its result or raises its error) and the table, if any;
     ``on_table(table)`` is called as the table opens; ``bell``: ring the terminal's bell
     when our turn begins; ``full_screen``: the layout that stays put, else the line mode."""
@@ -285,7 +307,7 @@ def run_shell(
     )
     with app_session:
         return asyncio.run(
-            _bridge(start, on_event, unicode, bell, before_prompt, on_table, full_screen)
+            _bridge(start, on_event, unicode, bell, before_prompt, on_table, full_screen, lobby)
         )
 
 
@@ -297,6 +319,7 @@ async def _bridge(
     before_prompt: Any,
     on_table: Callable[[Table], None] | None,
     full_screen: bool,
+    lobby: LobbyScreen | None,
 ) -> tuple[Any, Table | None]:
     from .terminal import _terminal
 
@@ -308,6 +331,8 @@ async def _bridge(
 
     def session_ready(session: SessionView) -> None:
         table = net_table(session, unicode=unicode, bell=bell)
+        if lobby is not None and lobby.seated is not None:  # the lobby closes: say it here
+            _driver(table).preface = [seating_line(lobby.seated)]
         table.schedule = loop.call_soon
         box["table"] = table
         if on_table is not None:
@@ -318,7 +343,7 @@ async def _bridge(
     def event(ev: Any) -> None:
         table = box.get("table")
         if table is None:
-            on_event(ev)
+            (on_event if lobby is None else lobby.on_event)(ev)
         else:
             _driver(table).on_event(ev)
 
@@ -353,6 +378,10 @@ async def _bridge(
             done_callback=lambda result: loop.call_soon_threadsafe(finished, result),
             host_uses_signal_set_wakeup_fd=True,
         )
+        if lobby is not None:
+            await _lobby(lobby, _terminal(lobby, pressed, before_prompt, full_screen), done, ready)
+            if not ready.done():  # the person left the lobby
+                cancel_trio()
         await asyncio.wait([done, ready], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             return done.result(), None

@@ -50,6 +50,7 @@ class Driver(Protocol):
     who: dict[int, str]  # seat -> who plays it ("you", "greedy bot", a peer's name)
     commands: dict[str, ShellCommand]  # the shell's commands at this table
     intro: list[str]  # what to say before the game's opening
+    preface: list[str]  # what to say first of all (where the seating draw put us)
     leaving_resigns: bool  # a game still on is lost by leaving (`quit` asks first)
     pending: bool  # the person's decision is on its way
 
@@ -401,6 +402,7 @@ class Table:
         )
         reply = self.news_reply()
         reply.news = [
+            *[part for line in self.driver.preface for part in (("", line), ("", "\n"))],
             ("class:status", greeting),
             *([("", "\n"), *reply.news] if reply.news else []),
         ]

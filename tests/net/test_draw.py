@@ -19,7 +19,7 @@ from crownp2p.net.handshake import join_dial
 from crownp2p.net.link import FramedStream
 from crownp2p.net.messages import make
 from crownp2p.shell.cli import main
-from crownp2p.shell.net_commands import seating_line
+from crownp2p.shell.lobby_screen import seating_line
 
 
 async def seat_everyone(table: Table, **host_options) -> list[Seated]:
