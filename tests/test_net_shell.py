@@ -499,6 +499,25 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
     assert len({r["final_hash"] for r in results}) == 1
 
 
+def test_a_name_at_the_table_defaults_to_the_login_name(monkeypatch) -> None:
+    from crownp2p.shell import net_args
+    from crownp2p.shell.cli import build_parser
+
+    monkeypatch.setattr(net_args.getpass, "getuser", lambda: "zoë")
+    for argv in (["host"], ["join", "127.0.0.1:1", "--code", "abc"]):
+        assert build_parser().parse_args(argv).name == "zoë"
+    assert build_parser().parse_args(["host", "--name", "ann"]).name == "ann"
+    # what a name at the table may hold: printable, at most 32 characters
+    monkeypatch.setattr(net_args.getpass, "getuser", lambda: "a\x07" + "b" * 40)
+    assert net_args.login_name() == "a" + "b" * 31
+
+    def nobody() -> str:
+        raise OSError("no login name")
+
+    monkeypatch.setattr(net_args.getpass, "getuser", nobody)
+    assert net_args.login_name() == "player"
+
+
 def test_without_a_bot_or_a_terminal_it_is_one_sentence() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "crownp2p", "join", "127.0.0.1:1", "--code", "abcd-efgh"],

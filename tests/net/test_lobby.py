@@ -4,11 +4,15 @@ lobby")."""
 
 from __future__ import annotations
 
+import re
+import time
 from functools import partial
 
 import trio
-from tables import Table, wait_until
+import trio.testing
+from tables import CODE, FAST, PACKS, Table, wait_until
 
+from crownp2p.core.setup import Setup
 from crownp2p.net.events import LobbyChanged, Seated
 from crownp2p.net.lobby import Lobby
 
@@ -95,3 +99,176 @@ async def test_a_partner_who_leaves_before_the_draw_is_no_partner(rules4):
             await wait_until(lambda: heard[-1].names == ("host", "joiner2", "joiner3"))
             assert heard[-1].teams == () and lobby.partner is None
             nursery.cancel_scope.cancel()
+
+
+# ---------------------------------------------------------------------- the lobby's screen
+
+
+def test_a_person_hosting_a_team_table_chooses_a_partner_in_the_lobby_and_starts(rules4):
+    """run_shell with the lobby screen: the host, a person, waits in the lobby for three bots,
+    types `partner joiner3` and `start`; every peer is seated with those pairs, and the table
+    opens saying so. Then the person leaves (resigning)."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from crownp2p.net.deciders import LateBot
+    from crownp2p.net.seating import host_game, join_game
+    from crownp2p.shell.lobby_screen import LobbyScreen
+    from crownp2p.shell.net_table import run_shell
+    from crownp2p.shell.render import plain
+
+    lobby = LobbyScreen(4, hosting=True, holds=True)
+    seated: dict[str, Seated] = {}
+    drawn: list[str] = []  # the lobby's screen as the person starts
+    script = ["partner joiner3", "start"]
+
+    def heard(name: str, event: object) -> None:
+        if isinstance(event, Seated):
+            seated[name] = event
+
+    async def start(session_ready, on_event):
+        def host_heard(event: object) -> None:
+            heard("host", event)
+            on_event(event)
+
+        async def joiner(n: int) -> None:
+            await join_game(
+                rules4,
+                "127.0.0.1",
+                port,
+                code=CODE,
+                decider=LateBot("random", n),
+                packs=PACKS,
+                name=f"joiner{n}",
+                timeouts=FAST,
+                test_seed=n,
+                on_event=partial(heard, f"joiner{n}"),
+            )
+
+        with trio.fail_after(30):
+            async with trio.open_nursery() as nursery:
+                ready = await nursery.start(
+                    partial(
+                        host_game,
+                        rules4,
+                        Setup(),
+                        decider=None,
+                        packs=PACKS,
+                        bind="127.0.0.1",
+                        code=CODE,
+                        timeouts=FAST,
+                        test_seed=5,
+                        hold=True,
+                        lobby_ready=lobby.control,
+                        on_event=host_heard,
+                        session_ready=session_ready,
+                    )
+                )
+                port = ready.port
+                for n in (1, 2, 3):
+                    nursery.start_soon(joiner, n)
+                # the host's own outcome ends the table; the bots' services end with it
+                return None
+
+    with create_pipe_input() as pipe:
+
+        def before_prompt(shell: object) -> None:
+            partnered = script == ["start"] and lobby.teams  # the choice came back: start
+            if shell is lobby and lobby.full and (len(script) == 2 or partnered):
+                line = script.pop(0)
+                if line == "start":
+                    drawn.append(plain(lobby.screen(80)))
+                pipe.send_text(line + "\r")
+            elif shell is lobby or not shell.legal():  # waiting: empty lines do nothing
+                time.sleep(0.005)
+                pipe.send_text("\r")
+            else:
+                pipe.send_text("quit\ry\r")
+
+        result, table = run_shell(
+            start,
+            on_event=lambda e: None,
+            unicode=False,
+            input=pipe,
+            output=DummyOutput(),
+            before_prompt=before_prompt,
+            lobby=lobby,
+        )
+    result.unwrap()
+    assert "1. host (host)" in drawn[0] and "joiner3\n" in drawn[0]
+    assert re.search(r"Partners: host and joiner3 against joiner(1|2) and joiner(2|1);", drawn[0])
+    (names,) = {event.names for event in seated.values()}  # every peer: the same seats
+    assert len(seated) == 4
+    assert (names.index("host") - names.index("joiner3")) % 2 == 0
+    assert table is not None
+    assert "your partner is joiner3" in table.driver.preface[0]
+
+
+def test_the_lobby_screen_lists_who_is_in_then_the_seats() -> None:
+    from crownp2p.net.events import Waiting
+    from crownp2p.shell.lobby_screen import LobbyScreen
+    from crownp2p.shell.render import plain
+
+    lobby = LobbyScreen(0, hosting=False)
+    told: list[list[str]] = []
+    lobby.listen(lambda reply: told.append(reply.lines))
+    assert plain(lobby.screen()).endswith("Joining the table...")
+    lobby.on_event(Waiting(4))
+    lobby.on_event(LobbyChanged(("ann", "bob"), 4, ()))
+    screen = plain(lobby.screen())
+    assert screen.splitlines()[:5] == [
+        "The table: 2 of 4 in",
+        "  1. ann (host)",
+        "  2. bob",
+        "  …",
+        "  …",
+    ]
+    assert "Partners: the seating draw decides" in screen
+    assert screen.endswith("Waiting for 2 more to join...")
+    assert told[0] == ["in at a table of 4: waiting for the others and the seating draw"]
+    assert lobby.handle("partner ann").lines == ["Only the host chooses partners and starts."]
+    assert lobby.handle("start").lines == ["Only the host chooses partners and starts."]
+    assert lobby.handle("dance").lines == [
+        "There is no 'dance' here: `help` lists what you can do."
+    ]
+    assert lobby.handle("quit").quit
+
+    lobby.on_event(LobbyChanged(("ann", "bob", "cy", "di"), 4, ((0, 2), (1, 3))))
+    assert "Partners: ann and cy against bob and di" in plain(lobby.screen())
+    lobby.on_event(Seated(1, ("cy", "bob", "ann", "di"), (0, 1, 0, 1), 2))
+    screen = plain(lobby.screen()).splitlines()
+    assert screen[1:5] == [
+        "  seat 0  blue  cy",
+        "  seat 1  gold  bob (you)",
+        "  seat 2  blue  ann",
+        "  seat 3  gold  di",
+    ]
+
+
+async def test_the_hosts_lobby_screen_names_a_partner_by_name_or_number() -> None:
+    from crownp2p.shell.lobby_screen import LobbyScreen
+
+    calls: list[tuple] = []
+
+    class Held:  # the net lobby's side the screen uses
+        def choose_partner(self, place: int, name: str) -> None:
+            calls.append(("partner", place, name))
+
+        def start(self) -> None:
+            calls.append(("start",))
+
+    lobby = LobbyScreen(4, hosting=True, holds=True)
+    lobby.control(Held())
+    lobby.on_event(LobbyChanged(("ann", "bob", "bob"), 4, ()))
+    assert lobby.handle("start").lines == ["Not yet: 3 of 4 are in."]
+    assert lobby.handle("partner bob").lines == [
+        "More than one player here is called bob: give the number."
+    ]
+    assert lobby.handle("partner 3").lines == ["Your partner: bob."]
+    assert lobby.handle("partner draw").lines == ["The seating draw will choose the partners."]
+    lobby.on_event(LobbyChanged(("ann", "bob", "bob", "cy"), 4, ()))
+    assert lobby.handle("partner cy").lines == ["Your partner: cy."]
+    assert lobby.handle("start").lines == ["The seating draw begins."]
+    assert lobby.handle("partner bob").lines == ["The seating draw has begun."]
+    await trio.testing.wait_all_tasks_blocked()  # the calls run in the trio run, in order
+    assert calls == [("partner", 2, "bob"), ("partner", 0, "ann"), ("partner", 3, "cy"), ("start",)]
