@@ -95,7 +95,8 @@ class LobbyScreen:
         self.seated: Seated | None = None
         self.started = False  # the host said start
         self.lobby: Lobby | None = None  # the host's, to choose and start
-        self._call: Callable[..., bool] | None = None  # runs a function in the trio run
+        # Runs a function in the table's trio run (the bridge sets it: net_table.in_trio).
+        self.call: Callable[..., bool] | None = None
         self._listeners: list[Callable[[Reply], None]] = []
         self._unseen: list[str] = []  # said before anyone listened
 
@@ -103,10 +104,7 @@ class LobbyScreen:
 
     def control(self, lobby: Lobby) -> None:
         """The host's lobby, handed over in the trio run (seating.host_game's lobby_ready)."""
-        from .net_table import in_trio
-
         self.lobby = lobby
-        self._call = in_trio()
 
     def on_event(self, event: Any) -> None:
         """News from the table: the screen is drawn again, with a line for the log if the
@@ -243,8 +241,8 @@ class LobbyScreen:
                 why = "nobody" if not named else "more than one player"
                 return Reply([f"{why.capitalize()} here is called {who}: give the number."])
             (place,) = named
-        assert self.lobby is not None and self._call is not None
-        self._call(self.lobby.choose_partner, place, self.names[place])
+        assert self.lobby is not None and self.call is not None
+        self.call(self.lobby.choose_partner, place, self.names[place])
         if place == 0:
             return Reply(["The seating draw will choose the partners."])
         return Reply([f"Your partner: {self.names[place]}."])
@@ -252,7 +250,7 @@ class LobbyScreen:
     def _start(self) -> Reply:
         if not self.full:
             return Reply([f"Not yet: {len(self.names)} of {self.players} are in."])
-        assert self.lobby is not None and self._call is not None
-        if self._call(self.lobby.start):
+        assert self.lobby is not None and self.call is not None
+        if self.call(self.lobby.start):
             self.started = True
         return Reply(["The seating draw begins."], redraw=True)

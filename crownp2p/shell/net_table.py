@@ -351,6 +351,8 @@ async def _bridge(
         with trio.CancelScope() as scope:
             box["scope"] = scope
             box["token"] = trio.lowlevel.current_trio_token()
+            if lobby is not None:
+                lobby.call = in_trio()
             return await start(session_ready, event)
         raise KeyboardInterrupt  # cancelled before it ended: the user interrupted it
 

@@ -247,6 +247,7 @@ def test_the_lobby_screen_lists_who_is_in_then_the_seats() -> None:
 
 async def test_the_hosts_lobby_screen_names_a_partner_by_name_or_number() -> None:
     from crownp2p.shell.lobby_screen import LobbyScreen
+    from crownp2p.shell.net_table import in_trio
 
     calls: list[tuple] = []
 
@@ -259,6 +260,7 @@ async def test_the_hosts_lobby_screen_names_a_partner_by_name_or_number() -> Non
 
     lobby = LobbyScreen(4, hosting=True, holds=True)
     lobby.control(Held())
+    lobby.call = in_trio()  # as the shell's bridge sets it
     lobby.on_event(LobbyChanged(("ann", "bob", "bob"), 4, ()))
     assert lobby.handle("start").lines == ["Not yet: 3 of 4 are in."]
     assert lobby.handle("partner bob").lines == [
