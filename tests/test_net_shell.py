@@ -30,6 +30,7 @@ from crownp2p.net.events import Chat, Ended, Seated, StepApplied
 from crownp2p.net.link import Timeouts
 from crownp2p.net.seating import host_game, join_game
 from crownp2p.shell.net_table import net_table
+from crownp2p.shell.render import plain
 from crownp2p.shell.reply import Reply
 from crownp2p.shell.table import Table
 
@@ -115,7 +116,7 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
             seated = next(e for e in events if isinstance(e, Seated))
             assert (seated.seat, seated.names, seated.host) == (1, ("host", "player"), 0)
             assert Seated(0, ("host", "player"), (0, 1), 0) in heard  # the host hears it too
-            assert "chat TEXT" in table.opening().lines[0]
+            assert "chat TEXT" in plain(table.opening().news).splitlines()[1]  # after who is who
             for _ in range(3):  # three of our decisions, each typed as a line
                 await wait_until(lambda: table.legal(), "our turn")
                 before = len(table.record.steps)

@@ -328,12 +328,14 @@ async def _bridge(
     ready: asyncio.Future[Table] = loop.create_future()
     pressed: list[int] = []
     box: dict[str, Any] = {}
+    held: list[Callable[[], None]] = []  # the table's jobs while the lobby closes
 
     def session_ready(session: SessionView) -> None:
         table = net_table(session, unicode=unicode, bell=bell)
         if lobby is not None and lobby.seated is not None:  # the lobby closes: say it here
             _driver(table).preface = [seating_line(lobby.seated)]
-        table.schedule = loop.call_soon
+        # Until its terminal is up (the lobby's is closing), what the table would tell waits.
+        table.schedule = loop.call_soon if lobby is None else held.append
         box["table"] = table
         if on_table is not None:
             on_table(table)
@@ -390,6 +392,9 @@ async def _bridge(
         table = ready.result()
         pressed.clear()
         shell = asyncio.ensure_future(_terminal(table, pressed, before_prompt, full_screen))
+        table.schedule = loop.call_soon
+        for job in held:  # after the terminal's first step, which listens to the table
+            loop.call_soon(job)
 
         def on_done(fut: asyncio.Future[Any]) -> None:
             result = fut.result()

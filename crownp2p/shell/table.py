@@ -401,12 +401,13 @@ class Table:
             + ". `help` explains the moves; Tab lists what you can do now."
         )
         reply = self.news_reply()
+        # Where we sit, who is who and what this table offers, then what happened already.
         reply.news = [
             *[part for line in self.driver.preface for part in (("", line), ("", "\n"))],
             ("class:status", greeting),
+            *[part for line in self.driver.intro for part in (("", "\n"), ("", line))],
             *([("", "\n"), *reply.news] if reply.news else []),
         ]
-        reply.lines[:0] = self.driver.intro
         return reply
 
     # ---------------------------------------------------------------- what to show
