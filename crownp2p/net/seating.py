@@ -416,12 +416,15 @@ def _seated(info: TableInfo, rules: Rules) -> Seated:
 
 @dataclass
 class _Entry:
-    """Our part in the seating draw: our key for this table, our nonce, and the draw's
-    commitments as we last answered them."""
+    """Our part in the seating draw: our key for this table, our nonce, the draw's
+    commitments as we last answered them, and the partners the host's lobby showed (by name,
+    None: no lobby came), last and as we answered."""
 
     nonce: bytes
     static: bytes = field(default_factory=crypto.new_static)
     answered: tuple[tuple[bytes, bytes], ...] | None = None
+    shown: list[list[str]] | None = None
+    promised: list[list[str]] | None = None
 
     @property
     def key(self) -> bytes:
@@ -465,6 +468,9 @@ async def _await_table(
             continue
         if msg["t"] == "lobby":
             changed = await _lobby_heard(framed, msg, players)
+            entry.shown = _pairs(
+                [[changed.names[place] for place in team] for team in changed.teams]
+            )
             if on_event:
                 on_event(changed)
             continue
@@ -472,6 +478,11 @@ async def _await_table(
             await framed.refuse("unexpected", f"expected the table, not a {msg['t']} message")
             raise NetError(f"the host sent {msg['t']} instead of the table")
         return msg
+
+
+def _pairs(teams: list[list[str]]) -> list[list[str]]:
+    """Partners by name, in an order that does not depend on the seats."""
+    return sorted(sorted(team) for team in teams)
 
 
 async def _lobby_heard(framed: FramedStream, msg: dict[str, Any], players: int) -> LobbyChanged:
@@ -498,7 +509,7 @@ async def _open(framed: FramedStream, msg: dict[str, Any], entry: _Entry, player
     elif len(commits) != players or keys != sorted(set(keys)):
         wrong = "does not list one commitment per seat, in the order of their keys"
     else:
-        entry.answered = commits
+        entry.answered, entry.promised = commits, entry.shown
         await framed.send(make("opening", nonce=entry.nonce))
         return
     await framed.refuse("draw", f"the seating draw {wrong}")
@@ -694,6 +705,10 @@ async def _accept_table(
     wrong = draw.seats_fault(drawn, statics, table["names"], rules.seating.sides)
     if wrong is not None:
         raise await refuse("draw", wrong)
+    name_of = dict(zip(statics, table["names"], strict=True))
+    pairs = _pairs([[name_of[key] for key in team] for team in drawn.teams])
+    if entry.promised is not None and pairs != entry.promised:
+        raise await refuse("draw", "the table's partners are not those its lobby showed")
     addrs: list[tuple[str, int]] = [(str(h), int(p)) for h, p in table["addrs"]]
     addrs[table["host"]] = (host, port)  # the host is where we reached it
     extra: dict[str, Any] = {}

@@ -13,6 +13,7 @@ import trio.testing
 from tables import CODE, FAST, PACKS, Table, wait_until
 
 from crownp2p.core.setup import Setup
+from crownp2p.net.errors import NetError
 from crownp2p.net.events import LobbyChanged, Seated
 from crownp2p.net.lobby import Lobby
 
@@ -99,6 +100,44 @@ async def test_a_partner_who_leaves_before_the_draw_is_no_partner(rules4):
             await wait_until(lambda: heard[-1].names == ("host", "joiner2", "joiner3"))
             assert heard[-1].teams == () and lobby.partner is None
             nursery.cancel_scope.cancel()
+
+
+async def test_a_joiner_refuses_a_table_whose_partners_are_not_those_the_lobby_showed(rules4):
+    table = Table(rules4, seed=5)
+    held: list[Lobby] = []
+    shown: dict[int, LobbyChanged] = {}
+    said: list[str] = []
+
+    def hear(order: int, event: object) -> None:
+        if isinstance(event, LobbyChanged):
+            shown[order] = event
+
+    try:
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                host = partial(table.host, hold=True, lobby_ready=held.append)
+                table.ready = await nursery.start(host)
+                for order in range(1, 4):
+                    hears = partial(hear, order)
+                    await nursery.start(
+                        partial(table.join, order, table.ready.port, on_event=hears)
+                    )
+                await wait_until(
+                    lambda: len(shown) == 3 and all(e.names[3:] for e in shown.values())
+                )
+                (lobby,) = held
+                lobby.choose_partner(3, lobby.names[3])
+                await wait_until(lambda: all(e.teams for e in shown.values()))
+                host_key, *guests = [lobby.host[0], *lobby.guests]
+                # the host changes its mind once every joiner has seen the pairs: too late
+                lobby.teams = lambda: ((host_key, guests[0]), (guests[1], guests[2]))
+                lobby.start()
+    except* NetError as group:
+        said = [str(err) for err in group.exceptions]
+    assert (
+        "the table cannot be played here: the table's partners are not those its lobby showed"
+        in said
+    )
 
 
 # ---------------------------------------------------------------------- the lobby's screen
