@@ -10,7 +10,7 @@ It is the same small interface the terminal loops drive (terminal.py, full_scree
 ``handle``, ``screen``, ``status``, ``toolbar``, ``message``, ``completer``, ``opening``,
 ``leave_question``, ``listen``. The network tells it what happens (net/events.py) through
 :meth:`LobbyScreen.on_event`; the host's choices reach the lobby (net/lobby.py) in the trio
-run, through its token.
+run, through the caller the shell's bridge gives it (net_table.in_trio).
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ class LobbyScreen:
             return f"Waiting for {self.players - len(self.names)} more to join..."
         if self.choosing:
             return "Everyone is in: `partner NAME` chooses your partner, `start` begins."
-        return "Everyone is in: the seating draw is under way..."
+        return "Everyone is in: waiting for the seating draw..."
 
     def toolbar(self, width: int = 200) -> Fragments:
         keys = "partner NAME · start · quit" if self.choosing else "quit"
