@@ -156,6 +156,9 @@ class NetDriver:
             return None
         return told[0], told[1] - (time.monotonic() - when)
 
+    def think_aside(self, schedule: Callable[[Callable[[], None]], Any] | None) -> None:
+        pass  # the session runs a bot seat of this peer's, not the shell
+
     def stop(self, lines: list[str]) -> None:
         """The session has returned (or failed): nothing more will come from the table."""
         self.stopped = True

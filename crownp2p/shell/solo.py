@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..bots import KINDS as BOT_KINDS
@@ -33,6 +34,7 @@ from .render import can_unicode
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 from .terminal import run_lines, run_terminal
+from .thinking import Thinking
 
 SEATS = {"blue": 0, "gold": 1}
 
@@ -81,6 +83,8 @@ class LocalDriver:
         self.who = players(self.rules, seat, bot)
         self.commands = SOLO_COMMANDS
         self.bot = make_bot(bot, seed if seed is not None else 0, think=think, workers=workers)
+        self.thinking = Thinking(self.bot)  # the bot's seats' decider (it may think aside)
+        self.think = think
         self.chance = Seeds(seed)
         self.lines: list[Line] = []  # where each of the person's lines began
         self._game = game
@@ -131,12 +135,28 @@ class LocalDriver:
     def _drive(self, game: Game) -> None:
         """Play ``game`` (at the end of the record) from here to the person's next decision."""
         assert self.table is not None
-        deciders: dict[int, Decider] = {s: self.bot for s in self.rules.seating.seats}
+        deciders: dict[int, Decider] = {s: self.thinking for s in self.rules.seating.seats}
         deciders[self.seat] = self.table
         deciders[CHANCE] = self.chance
         self._game = game
         self.play = Play(game, deciders, record=self._record, observers=[self.table])
         self.play.run()
+
+    def think_aside(self, schedule: Callable[[Callable[[], None]], Any] | None) -> None:
+        """The prompt's loop runs: the bot thinks in a worker thread from now on, and its
+        answer is played when it comes (``schedule`` runs a job on the loop, from any
+        thread). None: the loop ends; a thought under way is dropped."""
+        if schedule is None:
+            self.thinking.stop()
+        else:
+            self.thinking.aside(schedule, self._woken)
+
+    def _woken(self) -> None:
+        """The bot has answered: play on to the person's next decision (or its next
+        thought), and show what happened."""
+        assert self.play is not None and self.table is not None
+        self.play.run()
+        self.table.tell()
 
     def legal(self) -> list[Decision]:
         game = self._game
@@ -159,6 +179,8 @@ class LocalDriver:
         assert self.table is not None
         if not self.lines:
             return Reply(["There is nothing of yours to undo."])
+        if self.thinking.busy:
+            return Reply(["The bot is thinking: `undo` once it has moved."])
         line = self.lines.pop()
         record = self._record
         later = record.steps[line.step :]
@@ -178,7 +200,11 @@ class LocalDriver:
         return Reply([f"Took back {what}."], redraw=True)
 
     def status(self) -> str | None:
-        return None
+        if not self.thinking.busy:
+            return None
+        assert self.table is not None
+        dots = "…" if self.table.unicode else "..."
+        return f"{self._game.seat_name(self._game.prompt().seat)} is thinking{dots}"
 
     def leave(self) -> None:
         pass
@@ -313,5 +339,5 @@ def solo_command(args: argparse.Namespace) -> int:
 def run_solo(table: Table, *, plain: bool = False) -> int:
     """Play ``table`` in the terminal (full-screen unless ``plain``), or by lines in a pipe."""
     if sys.stdin.isatty() and sys.stdout.isatty():
-        return run_terminal(table, full_screen=not plain)
+        return run_terminal(table, full_screen=not plain, think_aside=True)
     return run_lines(table, sys.stdin, sys.stdout)
