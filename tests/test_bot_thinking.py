@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import threading
 
+import pytest
+
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from scenario import RULES
@@ -71,7 +73,8 @@ def test_a_seeded_game_plays_the_same_with_the_bot_thinking_aside():
     assert not bot_threads()
 
 
-def test_the_prompt_answers_while_the_bot_thinks_and_leaving_ends_its_thread():
+@pytest.mark.parametrize("full_screen", [False, True])
+def test_the_prompt_answers_while_the_bot_thinks_and_leaving_ends_its_thread(full_screen):
     table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=3)
     released = threading.Event()
     bot = table.driver.bot
@@ -84,6 +87,7 @@ def test_the_prompt_answers_while_the_bot_thinks_and_leaving_ends_its_thread():
     bot.decide = slow
     handle = table.handle
     answered = []
+    asked = []
 
     def handled(line):
         reply = handle(line)
@@ -91,6 +95,7 @@ def test_the_prompt_answers_while_the_bot_thinks_and_leaving_ends_its_thread():
         return reply
 
     def leave_question():
+        asked.append(table.status())
         released.set()  # Ctrl-C came while the bot thought: let the thought end
         return question()
 
@@ -101,9 +106,12 @@ def test_the_prompt_answers_while_the_bot_thinks_and_leaving_ends_its_thread():
         pipe.send_text("end" + ENTER + "end" + ENTER + "end" + ENTER + "help" + ENTER)
         pipe.send_text("log" + ENTER)
         pipe.send_text(CTRL_C + "y" + ENTER)
-        status = run_terminal(table, input=pipe, output=DummyOutput(), think_aside=True)
+        status = run_terminal(
+            table, input=pipe, output=DummyOutput(), think_aside=True, full_screen=full_screen
+        )
     assert status == 0
     said = {line: (busy, lines) for line, busy, lines in answered}
     assert said["help"][0] and said["help"][1] == ["Type a decision, or a short form of one:"]
     assert said["log"][0]
+    assert asked and asked[0].startswith("Gold is thinking")  # Ctrl-C came while it thought
     assert not bot_threads()

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..bots import KINDS as BOT_KINDS
@@ -204,7 +204,8 @@ class LocalDriver:
             return None
         assert self.table is not None
         dots = "…" if self.table.unicode else "..."
-        return f"{self._game.seat_name(self._game.prompt().seat)} is thinking{dots}"
+        name = self._game.seat_name(self._game.prompt().seat)
+        return f"{name[:1].upper()}{name[1:]} is thinking{dots}"
 
     def leave(self) -> None:
         pass
