@@ -8,7 +8,6 @@ import random
 import threading
 
 import pytest
-
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from scenario import RULES

@@ -27,7 +27,7 @@ from ..core.rules import Rules
 from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
-from .commands import BOARD, HELP, LOG, MOVES, QUIT, RULES, SAVE, SAVE_OVER
+from .commands import BOARD, HELP, HINT, LOG, MOVES, QUIT, RULES, SAVE, SAVE_OVER
 from .context import catalog
 from .game_commands import setup_from_args
 from .render import can_unicode
@@ -84,7 +84,7 @@ class LocalDriver:
         self.commands = SOLO_COMMANDS
         self.bot = make_bot(bot, seed if seed is not None else 0, think=think, workers=workers)
         self.thinking = Thinking(self.bot)  # the bot's seats' decider (it may think aside)
-        self.think = think
+        self.think = think  # a `hint`'s budget too
         self.chance = Seeds(seed)
         self.lines: list[Line] = []  # where each of the person's lines began
         self._game = game
@@ -221,7 +221,7 @@ def _undo(table: Table, args: list[str]) -> Reply:
 
 
 UNDO = ShellCommand("undo", "undo", "take back your last line (and the bot's reply)", _undo)
-SOLO_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, UNDO, SAVE, SAVE_OVER, QUIT)
+SOLO_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, HINT, UNDO, SAVE, SAVE_OVER, QUIT)
 
 
 def players(rules: Rules, seat: int, bot: str) -> dict[int, str]:

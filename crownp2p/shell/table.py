@@ -52,6 +52,7 @@ class Driver(Protocol):
     intro: list[str]  # what to say before the game's opening
     leaving_resigns: bool  # a game still on is lost by leaving (`quit` asks first)
     pending: bool  # the person's decision is on its way
+    think: float | None  # seconds a `hint` may think (None: the normal level's)
 
     @property
     def game(self) -> Game: ...
