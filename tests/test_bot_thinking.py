@@ -114,3 +114,19 @@ def test_the_prompt_answers_while_the_bot_thinks_and_leaving_ends_its_thread(ful
     assert said["log"][0]
     assert asked and asked[0].startswith("Gold is thinking")  # Ctrl-C came while it thought
     assert not bot_threads()
+
+
+def test_a_game_the_bot_opens_is_on_the_screen_before_the_bot_thinks():
+    table = solo_table(RULES, Setup(), seat=1, bot="greedy", seed=6, think_aside=True)
+    assert all(step.seat != 0 for step in table.record.steps)  # blue's first turn waits
+    assert table.status() == "Blue is thinking…"
+    with create_pipe_input() as pipe:
+
+        def player(*_: object) -> None:
+            if table.legal():  # blue's turn is over: the person is asked
+                pipe.send_text("quit" + ENTER)
+
+        table.listen(player)
+        assert run_terminal(table, input=pipe, output=DummyOutput(), think_aside=True) == 0
+    assert any(step.seat == 0 for step in table.record.steps)
+    assert table.game.active == 1 and not bot_threads()

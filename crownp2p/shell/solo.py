@@ -77,13 +77,15 @@ class LocalDriver:
         seed: int | None = None,
         think: float | None = None,
         workers: int = 1,
+        think_aside: bool = False,
     ) -> None:
         self.rules = game.rules
         self.seat = seat
         self.who = players(self.rules, seat, bot)
         self.commands = SOLO_COMMANDS
         self.bot = make_bot(bot, seed if seed is not None else 0, think=think, workers=workers)
-        self.thinking = Thinking(self.bot)  # the bot's seats' decider (it may think aside)
+        # The bot's seats' decider; ``think_aside``: it will think beside a terminal's prompt.
+        self.thinking = Thinking(self.bot, held=think_aside)
         self.think = think  # a `hint`'s budget too
         self.chance = Seeds(seed)
         self.lines: list[Line] = []  # where each of the person's lines began
@@ -251,12 +253,23 @@ def solo_table(
     think: float | None = None,
     workers: int = 1,
     unicode: bool = True,
+    think_aside: bool = False,
 ) -> Table:
-    """A new game in this process: ``seat`` is the person's, the others the bot's."""
+    """A new game in this process: ``seat`` is the person's, the others the bot's
+    (``think_aside``: it will think beside a terminal's prompt, run_terminal's)."""
     game = Game(rules, setup)
     who = players(rules, seat, bot)
     record = Record.begin(game, bots=[who[s] for s in rules.seating.seats], seed=seed, seat=seat)
-    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed, think=think, workers=workers)
+    driver = LocalDriver(
+        game,
+        record,
+        seat=seat,
+        bot=bot,
+        seed=seed,
+        think=think,
+        workers=workers,
+        think_aside=think_aside,
+    )
     return Table(driver, unicode=unicode)
 
 
@@ -282,6 +295,7 @@ def make_table(args: argparse.Namespace, stream: TextIO | None = None) -> Table:
         think=args.think,
         workers=args.workers,
         unicode=can_unicode(stream or sys.stdout),
+        think_aside=on_terminal(),
     )
 
 
@@ -299,7 +313,7 @@ def resumed_table(path: str, stream: TextIO | None = None) -> Table:
         raise CommandError(f"{path} is not a solo game's record (from `save` in `crownp2p solo`)")
     seat, bot, seed = who
     game = record.new_game(rules)
-    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed)
+    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed, think_aside=on_terminal())
     try:
         table = Table(driver, unicode=can_unicode(stream or sys.stdout))
     except ReplayError as err:
@@ -337,8 +351,14 @@ def solo_command(args: argparse.Namespace) -> int:
     return run_solo(table, plain=args.plain)
 
 
+def on_terminal() -> bool:
+    """Whether the game is played at a terminal (else by lines: a pipe, a script)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run_solo(table: Table, *, plain: bool = False) -> int:
-    """Play ``table`` in the terminal (full-screen unless ``plain``), or by lines in a pipe."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    """Play ``table`` in the terminal (full-screen unless ``plain``), the bot thinking beside
+    the prompt, or by lines in a pipe (the bot answers before the next line is read)."""
+    if on_terminal():
         return run_terminal(table, full_screen=not plain, think_aside=True)
     return run_lines(table, sys.stdin, sys.stdout)

@@ -4,7 +4,8 @@
 (:meth:`Thinking.aside`) it asks the bot at once, as a pipe or a test does. Once it does, a
 question starts the bot on a copy of the game in a worker thread and answers None (the play
 waits, core/play.py); the prompt stays live meanwhile. The answer comes back through the loop
-(``schedule``, safe from any thread), and ``woken`` runs the play on with it. The bot gets the
+(``schedule``, safe from any thread), and ``woken`` runs the play on with it. A shell that
+is to run in a terminal holds the bot's first question until its loop runs. The bot gets the
 same copy of the game and its own random state either way, so a seeded game plays the same
 moves with or without the thread.
 """
@@ -26,8 +27,12 @@ __all__ = ["Thinking"]
 class Thinking:
     """A bot as a decider that thinks in a worker thread once :meth:`aside` is called."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, *, held: bool = False) -> None:
+        """``held``: a terminal's loop is to come, so a question is kept for it (the shell
+        does not wait on the bot before its first screen)."""
         self.bot = bot
+        self._held = held
+        self._asked = False  # a question kept for the loop
         self._schedule: Callable[[Callable[[], None]], Any] | None = None
         self._woken: Callable[[], None] = lambda: None
         self._executor: ThreadPoolExecutor | None = None
@@ -37,7 +42,7 @@ class Thinking:
     @property
     def busy(self) -> bool:
         """The bot is thinking now."""
-        return self._future is not None
+        return self._future is not None or self._asked
 
     def aside(
         self, schedule: Callable[[Callable[[], None]], Any], woken: Callable[[], None]
@@ -46,9 +51,15 @@ class Thinking:
         prompt's loop (called from the worker), ``woken()`` goes on once an answer is in."""
         self._schedule, self._woken = schedule, woken
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
+        if self._asked:
+            self._asked = False
+            schedule(woken)  # ask again, now beside the prompt
 
     def decide(self, game: Game, seat: int) -> Decision | None:
         if self._executor is None:
+            if self._held:
+                self._asked = True
+                return None
             return self.bot.decide(game, seat)
         if self._answer is not None:
             answer, self._answer = self._answer, None
@@ -79,5 +90,6 @@ class Thinking:
         budget bounds the wait), drop its answer and end the worker thread."""
         executor, self._executor = self._executor, None
         self._schedule, self._future, self._answer = None, None, None
+        self._held = self._asked = False
         if executor is not None:
             executor.shutdown(wait=True)
