@@ -130,3 +130,21 @@ def test_a_game_the_bot_opens_is_on_the_screen_before_the_bot_thinks():
         assert run_terminal(table, input=pipe, output=DummyOutput(), think_aside=True) == 0
     assert any(step.seat == 0 for step in table.record.steps)
     assert table.game.active == 1 and not bot_threads()
+
+
+def test_a_bot_that_breaks_while_thinking_is_one_sentence(capsys):
+    table = solo_table(RULES, Setup(), seat=1, bot="greedy", seed=6, think_aside=True)
+
+    def broken(game, seat):
+        raise KeyError("boom")
+
+    table.driver.bot.decide = broken
+    with create_pipe_input() as pipe:
+        later = threading.Timer(5, pipe.send_text, ["quit" + ENTER])  # unless it stops first
+        later.start()
+        status = run_terminal(table, input=pipe, output=DummyOutput(), think_aside=True)
+        later.cancel()
+    assert status == 70
+    said = capsys.readouterr().out.strip().splitlines()
+    assert said[-1].startswith("crownp2p: something went wrong inside the program (KeyError")
+    assert not bot_threads()

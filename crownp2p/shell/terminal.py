@@ -212,11 +212,28 @@ async def _terminal(
     until it ends (then no thread of it is left)."""
     if not think_aside:
         return await _layout(shell, pressed, before_prompt, full_screen)
-    shell.think_aside(asyncio.get_running_loop().call_soon_threadsafe)
+    shell.think_aside(_schedule_guarded(asyncio.get_running_loop()))
     try:
         return await _layout(shell, pressed, before_prompt, full_screen)
     finally:
         shell.think_aside(None)
+
+
+def _schedule_guarded(loop: asyncio.AbstractEventLoop) -> Callable[[Callable[[], None]], Any]:
+    """``schedule(job)``: run ``job`` on ``loop`` (callable from any thread). An error in it
+    ends the prompt as one in a typed line does, so it is said in one sentence."""
+    from prompt_toolkit.application import get_app_or_none
+
+    def guarded(job: Callable[[], None]) -> None:
+        try:
+            job()
+        except Exception as err:  # noqa: BLE001 - handed to run_terminal's last line of defence
+            app = get_app_or_none()
+            if app is None or not app.is_running or app.future is None or app.future.done():
+                raise
+            app.exit(exception=err)
+
+    return lambda job: loop.call_soon_threadsafe(guarded, job)
 
 
 async def _layout(shell: Any, pressed: list[int], before_prompt: Any, full_screen: bool) -> int:
