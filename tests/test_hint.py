@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from types import SimpleNamespace
 
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -14,6 +15,7 @@ from crownp2p.bots.explain import named, why
 from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
 from crownp2p.shell.commands import hint
+from crownp2p.shell.net_table import net_table
 from crownp2p.shell.solo import LocalDriver, solo_table
 from crownp2p.shell.table import Table
 from crownp2p.shell.terminal import run_lines, run_terminal
@@ -80,3 +82,24 @@ def test_hint_through_the_pipe_and_the_prompt():
         assert run_terminal(table, input=pipe, output=DummyOutput(), think_aside=True) == 0
     assert replies[0].lines[0].startswith("hint: ")
     assert all(step.seat != 0 for step in table.record.steps)  # the hint was not played
+
+
+def test_a_hint_at_a_networked_table_for_our_own_seat():
+    g = game(fen("Ke1 Nc3 pd5 ke8"), phase="order", counters={"orders": 1})
+    session = SimpleNamespace(
+        game=g,
+        record=Record.begin(g, state=g.to_json()),
+        seat=0,
+        names=["blue", "gold"],
+        started=True,
+        asked=True,  # our decision
+        outcome=None,
+        clock_left=lambda: None,
+    )
+    table = net_table(session, token=object(), unicode=False)  # no trio run: nothing is sent
+    assert table.handle("hint").lines == ["hint: Knight c3xd5 - wins a Pawn"]
+    assert not session.record.steps and not table.driver.pending  # nothing offered
+    session.asked = False
+    assert table.handle("hint").lines == [
+        "There is nothing for you to decide now: ask for a hint on your turn."
+    ]
