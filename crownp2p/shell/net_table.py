@@ -32,7 +32,7 @@ from ..core.record import Record
 from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
 from ..net.messages import TEXT_MAX
 from ..net.session import SessionView
-from .commands import BOARD, HELP, LOG, MOVES, RULES, SAVE, SAVE_OVER
+from .commands import BOARD, HELP, HINT, LOG, MOVES, RULES, SAVE, SAVE_OVER
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 
@@ -45,6 +45,7 @@ class NetDriver:
     """One seat at a networked game, following the session's Lockstep (see the module)."""
 
     leaving_resigns = True  # `quit` asks too: leaving resigns
+    think: float | None = None  # a `hint` thinks as long as the normal level
     intro = ["`chat TEXT` talks to the table; leaving the game resigns it."]
 
     def __init__(
@@ -156,6 +157,9 @@ class NetDriver:
             return None
         return told[0], told[1] - (time.monotonic() - when)
 
+    def think_aside(self, schedule: Callable[[Callable[[], None]], Any] | None) -> None:
+        pass  # the session runs a bot seat of this peer's, not the shell
+
     def stop(self, lines: list[str]) -> None:
         """The session has returned (or failed): nothing more will come from the table."""
         self.stopped = True
@@ -238,7 +242,7 @@ def _quit(table: Table, args: list[str]) -> Reply:
 
 CHAT = ShellCommand("chat", "chat TEXT", "say something to everyone at the table", _chat)
 QUIT = ShellCommand("quit", "quit", "leave the table (resigns a game still on)", _quit, ("exit",))
-NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, SAVE, SAVE_OVER, QUIT, CHAT)
+NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, HINT, SAVE, SAVE_OVER, QUIT, CHAT)
 
 
 # ====================================================================== the bridge
