@@ -17,8 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..bots import KINDS as BOT_KINDS
-from ..bots import make_bot
+from ..bots import BOT_NAMES, make_bot
 from ..core.decisions import Decision, decision_text
 from ..core.game import CHANCE, Game
 from ..core.play import Decider, Play, Seeds
@@ -259,7 +258,14 @@ def solo_table(
     (``think_aside``: it will think beside a terminal's prompt, run_terminal's)."""
     game = Game(rules, setup)
     who = players(rules, seat, bot)
-    record = Record.begin(game, bots=[who[s] for s in rules.seating.seats], seed=seed, seat=seat)
+    record = Record.begin(
+        game,
+        bots=[who[s] for s in rules.seating.seats],
+        seed=seed,
+        seat=seat,
+        think=think,  # the bot's budget, so that a resumed game goes on with the same bot
+        workers=workers,
+    )
     driver = LocalDriver(
         game,
         record,
@@ -312,8 +318,20 @@ def resumed_table(path: str, stream: TextIO | None = None) -> Table:
     if who is None:
         raise CommandError(f"{path} is not a solo game's record (from `save` in `crownp2p solo`)")
     seat, bot, seed = who
+    think, workers = record.meta.get("think"), record.meta.get("workers", 1)
+    if not isinstance(think, int | float | None) or not isinstance(workers, int) or workers < 1:
+        raise CommandError(f"{path} is not a solo game's record (its bot's budget is not one)")
     game = record.new_game(rules)
-    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed, think_aside=on_terminal())
+    driver = LocalDriver(
+        game,
+        record,
+        seat=seat,
+        bot=bot,
+        seed=seed,
+        think=think,
+        workers=workers,
+        think_aside=on_terminal(),
+    )
     try:
         table = Table(driver, unicode=can_unicode(stream or sys.stdout))
     except ReplayError as err:
@@ -343,7 +361,7 @@ def _solo_players(record: Record) -> tuple[int, str, int | None] | None:
     if seat not in range(len(names)) or names[seat] != "you":
         return None
     bot = next((b for s, b in enumerate(names) if s != seat), "")
-    return (seat, bot, seed) if bot in BOT_KINDS else None
+    return (seat, bot, seed) if bot in BOT_NAMES else None
 
 
 def solo_command(args: argparse.Namespace) -> int:
