@@ -14,7 +14,7 @@ import logging
 import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -35,6 +35,7 @@ from .bounds import (
     check_setup,
     check_timeout,
 )
+from .discovery import BEACON_PORT, INTERVAL, Announcement, announce, encode, targets
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Event, Outcome, Seated, Waiting
@@ -242,6 +243,7 @@ async def host_game(
     timeouts: Timeouts | None = None,
     test_seed: int | str | None = None,
     extra: dict[str, Any] | None = None,
+    announced: Announced | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
     task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
@@ -249,7 +251,9 @@ async def host_game(
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
     no ``decider`` is a person's: its decisions come through :meth:`Session.offer`. ``clock``
     is each decision's time limit in seconds (None: no limit). ``teams`` names the player who
-    partners the host at a table of two sides of two (None: the seating draw decides)."""
+    partners the host at a table of two sides of two (None: the seating draw decides).
+    ``announced``: how the table announces itself on the LAN until it is seated (None: it is
+    silent)."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     sides = rules.seating.sides
@@ -321,6 +325,20 @@ async def host_game(
         hub.on_join = on_join
         nursery.start_soon(hub.serve, listeners)
         task_status.started(HostReady(address, port, code))
+        if announced is not None:
+            table = Announcement(
+                announced.table, name, address, port, setup.variant, players, players
+            )
+            try:
+                encode(table)  # a name too long for the beacon is said before anyone hears it
+            except (ProtocolError, ValueError) as err:
+                raise NetError(f"the table cannot be announced: {err}") from None
+            nursery.start_soon(
+                announce,
+                lambda: None if lobby.seated else replace(table, taken=1 + len(lobby.guests)),
+                targets(bind, announced.beacon_port),
+                announced.interval,
+            )
         while True:
             await lobby.full()
             if await lobby.openings():
@@ -388,6 +406,15 @@ async def host_game(
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
+
+
+@dataclass(frozen=True)
+class Announced:
+    """How a hosted table announces itself on the LAN (net/discovery.py)."""
+
+    table: str  # the table's name
+    beacon_port: int = BEACON_PORT
+    interval: float = INTERVAL
 
 
 def _draw_teams(lobby: Lobby, host_key: bytes, partner: str | None, rules: Rules) -> Draw:
