@@ -21,7 +21,7 @@ import logging
 import re
 import socket
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import trio
@@ -123,11 +123,10 @@ def decode(datagram: bytes, source: str) -> Announcement | Goodbye:
     except ProtocolError as err:
         raise BadBeacon("garbage", str(err).replace("frame", "beacon")) from None
     fields = {k: v for k, v in message.items() if k != "t"}
-    claimed = fields["address"]
-    if claimed != source and not ipaddress.ip_address(source).is_loopback:
-        # Only this machine may speak for another of its addresses (its LAN address, sent to
-        # the loopback broadcast): from elsewhere, a beacon names where it came from.
-        raise BadBeacon("spoofed", f"it names {claimed} but came from {source}")
+    if fields["address"] != source:
+        # A table announces from the address it names, so a beacon cannot send players to
+        # some other machine.
+        raise BadBeacon("spoofed", f"it names {fields['address']} but came from {source}")
     if message["t"] == "bye":
         return Goodbye(**fields)
     table = Announcement(**fields)
@@ -223,44 +222,45 @@ async def listen(seconds: float, *, port: int = BEACON_PORT, bind: str = "") -> 
     return tables.current(trio.current_time())
 
 
-def targets(bind: str, port: int = BEACON_PORT) -> list[tuple[str, int]]:
-    """Where a table bound to ``bind`` announces itself: a table on the loopback interface only
-    there; any other to the LAN and to this machine's other players."""
-    try:
-        loopback = ipaddress.ip_address(bind).is_loopback
-    except ValueError:
-        loopback = bind == "localhost"
-    broadcast = [(LOOPBACK_BROADCAST, port)]
-    return broadcast if loopback else [("255.255.255.255", port), *broadcast]
+def target(address: str, port: int = BEACON_PORT) -> tuple[str, int]:
+    """Where a table at ``address`` announces itself: a table on the loopback interface only
+    there, any other to the LAN (Linux hands a broadcast to this machine's listeners too)."""
+    loopback = ipaddress.ip_address(address).is_loopback
+    return (LOOPBACK_BROADCAST if loopback else "255.255.255.255", port)
 
 
 async def announce(
-    say: Callable[[], Announcement | None],
-    to: list[tuple[str, int]],
+    table: Announcement,
+    taken: Callable[[], int | None],
+    port: int = BEACON_PORT,
     interval: float = INTERVAL,
 ) -> None:
-    """Send ``say()``'s announcement to ``to`` every ``interval`` seconds until it says None
-    (the table is seated) or we are cancelled (it closed); then a goodbye."""
+    """Announce ``table`` on UDP ``port`` every ``interval`` seconds with the seats ``taken()``
+    says, until it says None (the table is seated) or we are cancelled (it closed); then say
+    goodbye. It is sent from the address it names, as listeners require."""
+    to = target(table.address, port)
     sock = _udp_socket()
-    failed: set[tuple[str, int]] = set()
+    failed = False
 
     async def send(datagram: bytes) -> None:
-        for target in to:
-            try:
-                await sock.sendto(datagram, target)
-            except OSError as err:  # no network there: the table is still open by address
-                if target not in failed:
-                    failed.add(target)
-                    log.info("cannot announce the table to %s: %s", target[0], err.strerror)
+        nonlocal failed
+        try:
+            await sock.sendto(datagram, to)
+        except OSError as err:  # no network: the table is still open by its address
+            if not failed:
+                failed = True
+                log.info("cannot announce the table: %s", err.strerror or err)
 
-    last: Announcement | None = None
     with sock:
         try:
-            while (table := say()) is not None:
-                last = table
-                await send(encode(table))
+            await sock.bind((table.address, 0))
+        except OSError as err:
+            log.info("cannot announce the table from %s: %s", table.address, err.strerror)
+            return
+        try:
+            while (seats := taken()) is not None:
+                await send(encode(replace(table, taken=seats)))
                 await trio.sleep(interval)
         finally:
-            if last is not None:
-                with trio.CancelScope(shield=True):
-                    await send(encode(Goodbye(last.address, last.port)))
+            with trio.CancelScope(shield=True):
+                await send(encode(Goodbye(table.address, table.port)))

@@ -14,7 +14,7 @@ import logging
 import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -35,7 +35,7 @@ from .bounds import (
     check_setup,
     check_timeout,
 )
-from .discovery import BEACON_PORT, INTERVAL, Announcement, announce, encode, targets
+from .discovery import BEACON_PORT, INTERVAL, Announcement, announce, encode
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Event, Outcome, Seated, Waiting
@@ -335,8 +335,9 @@ async def host_game(
                 raise NetError(f"the table cannot be announced: {err}") from None
             nursery.start_soon(
                 announce,
-                lambda: None if lobby.seated else replace(table, taken=1 + len(lobby.guests)),
-                targets(bind, announced.beacon_port),
+                table,
+                lambda: None if lobby.seated else 1 + len(lobby.guests),
+                announced.beacon_port,
                 announced.interval,
             )
         while True:
