@@ -7,6 +7,7 @@ import functools
 import json
 import logging
 import socket
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -268,3 +269,25 @@ def test_no_table_heard_is_one_sentence(capsys) -> None:
     assert capsys.readouterr().err == "crownp2p join: no table called 'den' announced itself\n"
     assert cli.main(argv) == 2
     assert "give the table's join code" not in capsys.readouterr().err
+
+
+def test_the_protocol_page_gives_the_beacons_exact_bytes() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    section = page.split("## Finding a table", 1)[1].split("\n## ", 1)[0]
+    table = Announcement("ann's table", "ann", "192.168.1.20", 41000, "standard", 2, 1)
+    beacon = section.split("```\n", 2)[1]
+    bye = section.split("and its `bye` these 41: `", 1)[1].split("`", 1)[0]
+    assert bytes.fromhex(beacon) == encode(table)
+    assert bytes.fromhex(bye) == encode(Goodbye("192.168.1.20", 41000))
+
+
+def test_a_person_picks_one_of_several_tables(monkeypatch, capsys) -> None:
+    from crownp2p.shell import lan_tables
+
+    heard = [ANN, Announcement("den", "bob", "10.0.0.6", 41001, "standard", 2, 1)]
+    answers = iter(["3", "two", "2"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert lan_tables._pick(heard) == heard[1]
+    out = capsys.readouterr().out
+    assert out.startswith("1. ann's table: ann at 10.0.0.5:41000, standard, 1 of 2 seats taken\n")
+    assert out.count("type a number from 1 to 2") == 2
