@@ -14,7 +14,7 @@ import logging
 import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -272,6 +272,7 @@ async def host_game(
         game = Game(rules, setup)
     except (ValueError, KeyError) as err:
         raise NetError(f"the setup cannot start a game: {err}") from None
+    beacon = _beacon(announced, name, setup, players)
     listeners = await _listen(bind, port)
     bound = listeners[0].socket.getsockname()
     address = lan_address() if bind in ("", "0.0.0.0", "::") else bound[0]
@@ -325,17 +326,10 @@ async def host_game(
         hub.on_join = on_join
         nursery.start_soon(hub.serve, listeners)
         task_status.started(HostReady(address, port, code))
-        if announced is not None:
-            table = Announcement(
-                announced.table, name, address, port, setup.variant, players, players
-            )
-            try:
-                encode(table)  # a name too long for the beacon is said before anyone hears it
-            except (ProtocolError, ValueError) as err:
-                raise NetError(f"the table cannot be announced: {err}") from None
+        if announced is not None and beacon is not None:
             nursery.start_soon(
                 announce,
-                table,
+                replace(beacon, address=address, port=port),
                 lambda: None if lobby.seated else 1 + len(lobby.guests),
                 announced.beacon_port,
                 announced.interval,
@@ -416,6 +410,21 @@ class Announced:
     table: str  # the table's name
     beacon_port: int = BEACON_PORT
     interval: float = INTERVAL
+
+
+def _beacon(
+    announced: Announced | None, host: str, setup: Setup, players: int
+) -> Announcement | None:
+    """The table's announcement, but for where it listens (None: it is silent); a name too
+    long for the beacon is said before anything starts."""
+    if announced is None:
+        return None
+    beacon = Announcement(announced.table, host, "0.0.0.0", 1, setup.variant, players, 1)
+    try:
+        encode(beacon)
+    except (ProtocolError, ValueError) as err:
+        raise NetError(f"the table cannot be announced: {err}") from None
+    return beacon
 
 
 def _draw_teams(lobby: Lobby, host_key: bytes, partner: str | None, rules: Rules) -> Draw:

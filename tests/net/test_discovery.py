@@ -291,3 +291,11 @@ def test_a_person_picks_one_of_several_tables(monkeypatch, capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith("1. ann's table: ann at 10.0.0.5:41000, standard, 1 of 2 seats taken\n")
     assert out.count("type a number from 1 to 2") == 2
+
+
+def test_a_name_too_long_for_the_beacon_is_said_before_the_table_opens(capsys) -> None:
+    status = cli.main(["host", "--bot", "random", "--bind", "127.0.0.1", "--table", "x" * 41])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""  # nothing listened, nothing was announced
+    assert err.startswith("crownp2p host: the table cannot be announced: ")
+    assert "41 characters, not 1..40" in err
