@@ -195,12 +195,15 @@ SCHEMAS: dict[str, dict[str, Check]] = {
 }
 
 
-def validate(message: dict[str, Any]) -> dict[str, Any]:
-    """The message with its fields checked (and pairs as tuples), or ProtocolError."""
+def validate(
+    message: dict[str, Any], schemas: dict[str, dict[str, Check]] = SCHEMAS
+) -> dict[str, Any]:
+    """The message with its fields checked (and pairs as tuples), or ProtocolError.
+    ``schemas``: another table of types, for the LAN beacon (net/discovery.py)."""
     kind = message.get("t")
     if type(kind) is not str:
         raise ProtocolError("bad-message", "a message has no string `t` naming its type")
-    schema = SCHEMAS.get(kind)
+    schema = schemas.get(kind)
     if schema is None:
         raise ProtocolError("unknown-message", f"there is no message type {kind[:40]!r}")
     out: dict[str, Any] = {"t": kind}
@@ -219,8 +222,10 @@ def validate(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def make(kind: str, **fields: Any) -> dict[str, Any]:
+def make(
+    kind: str, schemas: dict[str, dict[str, Check]] = SCHEMAS, **fields: Any
+) -> dict[str, Any]:
     """A message to send; checked against its schema so we never send what we would refuse."""
     message = {"t": kind, **fields}
-    validate(message)
+    validate(message, schemas)
     return message

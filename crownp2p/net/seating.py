@@ -14,7 +14,7 @@ import logging
 import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -35,6 +35,7 @@ from .bounds import (
     check_setup,
     check_timeout,
 )
+from .discovery import BEACON_PORT, INTERVAL, Announcement, announce, encode
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Event, Outcome, Seated, Waiting
@@ -242,6 +243,7 @@ async def host_game(
     timeouts: Timeouts | None = None,
     test_seed: int | str | None = None,
     extra: dict[str, Any] | None = None,
+    announced: Announced | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
     task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
@@ -249,7 +251,9 @@ async def host_game(
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
     no ``decider`` is a person's: its decisions come through :meth:`Session.offer`. ``clock``
     is each decision's time limit in seconds (None: no limit). ``teams`` names the player who
-    partners the host at a table of two sides of two (None: the seating draw decides)."""
+    partners the host at a table of two sides of two (None: the seating draw decides).
+    ``announced``: how the table announces itself on the LAN until it is seated (None: it is
+    silent)."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     sides = rules.seating.sides
@@ -268,6 +272,7 @@ async def host_game(
         game = Game(rules, setup)
     except (ValueError, KeyError) as err:
         raise NetError(f"the setup cannot start a game: {err}") from None
+    beacon = _beacon(announced, name, setup, players)
     listeners = await _listen(bind, port)
     bound = listeners[0].socket.getsockname()
     address = lan_address() if bind in ("", "0.0.0.0", "::") else bound[0]
@@ -321,6 +326,14 @@ async def host_game(
         hub.on_join = on_join
         nursery.start_soon(hub.serve, listeners)
         task_status.started(HostReady(address, port, code))
+        if announced is not None and beacon is not None:
+            nursery.start_soon(
+                announce,
+                replace(beacon, address=address, port=port),
+                lambda: None if lobby.seated else 1 + len(lobby.guests),
+                announced.beacon_port,
+                announced.interval,
+            )
         while True:
             await lobby.full()
             if await lobby.openings():
@@ -388,6 +401,30 @@ async def host_game(
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
+
+
+@dataclass(frozen=True)
+class Announced:
+    """How a hosted table announces itself on the LAN (net/discovery.py)."""
+
+    table: str  # the table's name
+    beacon_port: int = BEACON_PORT
+    interval: float = INTERVAL
+
+
+def _beacon(
+    announced: Announced | None, host: str, setup: Setup, players: int
+) -> Announcement | None:
+    """The table's announcement, but for where it listens (None: it is silent); a name too
+    long for the beacon is said before anything starts."""
+    if announced is None:
+        return None
+    beacon = Announcement(announced.table, host, "0.0.0.0", 1, setup.variant, players, 1)
+    try:
+        encode(beacon)
+    except (ProtocolError, ValueError) as err:
+        raise NetError(f"the table cannot be announced: {err}") from None
+    return beacon
 
 
 def _draw_teams(lobby: Lobby, host_key: bytes, partner: str | None, rules: Rules) -> Draw:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..core.setup import Setup
     from ..net.events import Seated
     from ..net.link import Timeouts
+    from ..net.seating import Announced
 
 EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
 
@@ -394,6 +395,17 @@ def _run_shell(
 # ====================================================================== commands
 
 
+def _announced(args: argparse.Namespace) -> Announced | None:
+    """How ``host`` announces its table on the LAN, unless ``--no-announce``."""
+    from ..net.seating import Announced
+
+    if args.no_announce:
+        return None
+    if not 1 <= args.beacon_port <= 65535:
+        raise CommandError("--beacon-port must be between 1 and 65535")
+    return Announced(args.table or f"{args.name}'s table", args.beacon_port)
+
+
 def host_command(args: argparse.Namespace) -> int:
     from ..net import crypto
     from ..net.deciders import LateBot
@@ -416,6 +428,7 @@ def host_command(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     printer = Printer(args.json)
     chosen = _record_for(args, human, "host")
+    announced = _announced(args)
 
     async def run(**kw: Any) -> Any:
         import trio
@@ -440,6 +453,12 @@ def host_command(args: argparse.Namespace) -> int:
                 f"hosting a table for {players} players at {address}; join code {code}\n"
                 f"others join with: crownp2p join {address} --code {code}",
             )
+            if announced is not None:
+                printer.emit(
+                    {"event": "announced", "table": announced.table},
+                    f"announced on the LAN as {announced.table!r}: others may just type "
+                    "crownp2p join",
+                )
             if chosen:
                 _say_record(args, printer)
         return outcomes[0]
@@ -464,6 +483,7 @@ def host_command(args: argparse.Namespace) -> int:
         timeouts=_timeouts(args),
         test_seed=args.test_seed,
         extra={"bot": args.bot, "seed": seed},
+        announced=announced,
     )
 
 
@@ -471,11 +491,19 @@ def join_command(args: argparse.Namespace) -> int:
     from ..net import crypto
     from ..net.deciders import LateBot
     from ..net.seating import address_of, join_game
+    from .lan_tables import ask_code, choose_table, describe
 
     _configure_logging(args.verbose)
     human = _require_bot(args, "join")
     try:
-        host, port = address_of(args.address)
+        if args.address is None:
+            table = choose_table(args)
+            host, port = table.address, table.port
+            print(f"joining {describe(table)}", file=sys.stderr if args.json else sys.stdout)
+            args.code = ask_code(args, repr(table.name))
+        else:
+            host, port = address_of(args.address)
+            args.code = ask_code(args, args.address)
         crypto.check_code(args.code)
     except ValueError as err:
         raise CommandError(str(err)) from None
