@@ -38,7 +38,8 @@ from .bounds import (
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Event, Outcome, Seated, Waiting
-from .handshake import Admitted, Packs, join_accept, join_dial
+from .gallery import SPECTATORS, Gallery
+from .handshake import Admitted, Packs, join_accept, join_dial, watch_accept
 from .journal import Journal, JournalError, load, session_path
 from .link import FramedStream, Timeouts
 from .lobby import Lobby
@@ -233,6 +234,7 @@ async def host_game(
     packs: Packs,
     name: str = "host",
     teams: str | None = None,
+    spectators: int = SPECTATORS,
     bind: str = "0.0.0.0",
     port: int = 0,
     code: str | None = None,
@@ -249,7 +251,8 @@ async def host_game(
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
     no ``decider`` is a person's: its decisions come through :meth:`Session.offer`. ``clock``
     is each decision's time limit in seconds (None: no limit). ``teams`` names the player who
-    partners the host at a table of two sides of two (None: the seating draw decides)."""
+    partners the host at a table of two sides of two (None: the seating draw decides).
+    ``spectators`` is how many may watch at once (0: none)."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     sides = rules.seating.sides
@@ -277,11 +280,21 @@ async def host_game(
     lobby = Lobby(players, timeouts, (key, draw.commitment(key, nonce)), on_event)
     throttle = Throttle()
     session: Session | None = None
+    gallery = Gallery(spectators, players, timeouts, on_event)
+
+    def tell(event: Event) -> None:
+        if session is not None:
+            gallery.observe(event, session.game, len(session.record.steps))
+        if on_event:
+            on_event(event)
 
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
 
         async def on_join(framed: FramedStream, hello: dict[str, Any]) -> None:
+            if hello["t"] == "watch":
+                await _take_spectator(framed, hello, gallery, throttle, code, hub.packs, timeouts)
+                return
             if not lobby.room or (session is not None and session.started):
                 await framed.refuse("table-full", "this table is full")
                 return
@@ -385,9 +398,43 @@ async def host_game(
         if on_event:
             on_event(_seated(info, rules))
         record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
-        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
+        gallery.seat_names = names
+        run = _SeatRun(decider, timeouts, test_seed, tell, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
+
+
+async def _take_spectator(
+    framed: FramedStream,
+    hello: dict[str, Any],
+    gallery: Gallery,
+    throttle: Throttle,
+    code: str,
+    packs: Packs,
+    timeouts: Timeouts,
+) -> None:
+    """A ``watch``: a spectator's join, as a player's but into the gallery, at any time."""
+    if not gallery.room:
+        why = "this table takes no spectators" if not gallery.limit else "the gallery is full"
+        await framed.refuse("table-full", why)
+        return
+    peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
+    wait = throttle.begin(peer_ip, trio.current_time())
+    if wait:
+        await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+        return
+    try:
+        name = await watch_accept(framed, hello, code=code, packs=packs, timeout=timeouts.handshake)
+    except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
+        tries = throttle.tries(peer_ip)
+        log.warning("a spectator at %s was not admitted (try %d): %s", peer_ip, tries, err)
+        await framed.aclose()
+        return
+    throttle.proved(peer_ip)
+    if not gallery.room:  # taken while it proved the code
+        await framed.refuse("table-full", "the gallery is full")
+        return
+    await gallery.attend(framed, name)
 
 
 def _draw_teams(lobby: Lobby, host_key: bytes, partner: str | None, rules: Rules) -> Draw:
