@@ -314,9 +314,7 @@ class Link:
                     self._read_scope = None
             if scope.cancelled_caught:
                 if not self.closed:
-                    self.reason = (
-                        f"nothing heard from {self.who} for {self.timeouts.idle:g} s"
-                    )
+                    self.reason = f"nothing heard from {self.who} for {self.timeouts.idle:g} s"
                     log.warning("%s", self.reason)
                 return
             self._deliver(raw)

@@ -553,7 +553,7 @@ async def join_game(
         code = crypto.check_code(code)
     except ValueError as err:
         raise NetError(str(err)) from None
-    stream = await _reach_host(host, port, timeouts)
+    stream = await reach_host(host, port, timeouts)
     framed = FramedStream(stream)
     entry = _Entry(draw.new_nonce(test_seed, name))
     try:
@@ -610,7 +610,7 @@ async def join_game(
         return await run.play(session, nursery)
 
 
-async def _reach_host(host: str, port: int, timeouts: Timeouts) -> trio.SocketStream:
+async def reach_host(host: str, port: int, timeouts: Timeouts) -> trio.SocketStream:
     try:
         with trio.fail_after(timeouts.handshake):
             return await trio.open_tcp_stream(host, port)
@@ -633,7 +633,7 @@ async def _rejoin(
     while True:
         framed: FramedStream | None = None
         try:
-            framed = FramedStream(await _reach_host(host, port, timeouts))
+            framed = FramedStream(await reach_host(host, port, timeouts))
             return framed, await dial(framed)
         except HandshakeError as err:
             if err.code != "closed":
