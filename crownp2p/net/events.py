@@ -5,9 +5,9 @@ The :class:`~.lockstep.Lockstep` emits the game's events (:class:`Started`,
 :class:`Ended`);
 the services in ``seating`` add the seating's own (:class:`Waiting`, :class:`Seated`,
 :class:`Joined`, :class:`Left`); the host's gallery and a spectator's side theirs
-(:class:`Watching`, :class:`Heard`, :class:`Scene`, :class:`News`). A follower reads them with ``match`` or ``isinstance``; none
-of them is a callback into the protocol, and none carries a clock: a benchmark that wants
-times stamps the events as it receives them.
+(:class:`Watching`, :class:`Heard`, :class:`Scene`, :class:`News`). A follower reads them with
+``match`` or ``isinstance``; none of them is a callback into the protocol, and none carries a
+clock: a benchmark that wants times stamps the events as it receives them.
 """
 
 from __future__ import annotations
@@ -173,10 +173,12 @@ class Heard:
 
 @dataclass(frozen=True)
 class Scene:
-    """The public view of the game after step ``seq`` (what a spectator is shown)."""
+    """The public view of the game after step ``seq`` (what a spectator is shown), and the
+    players' names in seat order."""
 
     seq: int
     view: dict[str, Any]
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,7 @@ class Gallery:
     def _show(self, game: Game, seq: int) -> None:
         if self.scene is not None and self.scene["seq"] == seq:
             return
-        self.scene = make("scene", seq=seq, view=game.view(None))
+        self.scene = make("scene", seq=seq, view=game.view(None), names=self.seat_names)
         self._tell(self.scene)
 
     def _tell(self, msg: dict[str, Any], but: Link | None = None) -> None:

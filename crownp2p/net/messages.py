@@ -202,7 +202,11 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "ping": {},
     "leave": {"text": text(TEXT_MAX)},
     # ---- the host to its spectators: the public projection of the game (docs/protocol.md)
-    "scene": {"seq": SEQ, "view": mapping},  # the public view of the state after step seq
+    "scene": {  # the public view of the state after step seq, and who sits where
+        "seq": SEQ,
+        "view": mapping,
+        "names": array(text(32, min_len=1), MAX_SEATS, min_len=2),
+    },
     "news": {"lines": array(text(NEWS_LINE_MAX, min_len=1), NEWS_LINES, min_len=1)},
     "heard": {"name": text(32, min_len=1), "text": text(TEXT_MAX, min_len=1)},  # chat, relayed
 }

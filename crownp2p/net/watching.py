@@ -59,7 +59,7 @@ class Spectator:
                 self.farewell = reason
 
     def _on_scene(self, msg: dict[str, Any]) -> None:
-        self.on_event(Scene(msg["seq"], msg["view"]))
+        self.on_event(Scene(msg["seq"], msg["view"], tuple(msg["names"])))
 
     def _on_news(self, msg: dict[str, Any]) -> None:
         self.on_event(News(tuple(msg["lines"])))
