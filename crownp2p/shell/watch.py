@@ -17,7 +17,7 @@ from ..core import snapshot
 from ..core.game import Game
 from ..core.rules import Rules
 from .cli import CommandError
-from .render import board_lines, can_unicode, counted, plain, supply_text
+from .render import board_lines, can_unicode, counted, plain, supply_text, wrap
 
 HELP = "Type to chat; `board` draws the board again; `leave` leaves (the game goes on)."
 
@@ -46,7 +46,7 @@ def spectator_screen(
         lines.append(f"  {counts}{dot}Barracks: {counted(view['barracks'][seat], unicode)}")
         if p["in_play"]:
             lines.append(f"  In play: {counted(p['in_play'], unicode)}")
-    lines.append(supply_text(game, unicode))
+    lines.extend(wrap(supply_text(game, unicode), 100))
     prompt = view["prompt"]
     if view["over"]:
         lines.append("The game is over.")

@@ -3,8 +3,10 @@ late spectator caught up."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+from functools import partial
 from typing import Any
 
 import pytest
@@ -13,8 +15,8 @@ from tables import CODE, FAST, PACKS, Table, wait_until
 from test_tables import same_as_one_process
 
 from crownp2p.core.rules import Rules
-from crownp2p.net.errors import NetError
-from crownp2p.net.events import Event, News, Scene
+from crownp2p.net.errors import ConnectionLost, NetError
+from crownp2p.net.events import Event, Heard, News, Scene, Watching
 from crownp2p.net.handshake import watch_dial
 from crownp2p.net.link import FramedStream
 from crownp2p.net.messages import make
@@ -184,3 +186,33 @@ async def test_a_late_spectator_is_caught_up_from_the_public_record(rules2: Rule
     caught_up = [line for e in watcher.events[:before] if isinstance(e, News) for line in e.lines]
     assert len(caught_up) > 10
     assert watcher.news == [line for line in record_log(table) if line]
+
+
+async def test_a_flooding_spectator_is_cut_off_and_the_game_goes_on(rules2: Rules) -> None:
+    table = Table(rules2, bot="random", seed=6, max_turns=40)
+    heard: list[Event] = []
+    answers: list[dict[str, Any]] = []
+
+    async def flooder(port: int) -> None:
+        framed = FramedStream(await trio.open_tcp_stream("127.0.0.1", port))
+        await watch_dial(framed, code=CODE, name="mallory", packs=PACKS, timeout=5)
+        for i in range(30):  # past the chat burst
+            await framed.send(make("chat", text=f"spam {i}"))
+        for _ in range(6):  # past the refusals a link answers
+            await framed.send(make("decision", seq=1, seat=0, decision=["end"], prev="0" * 64))
+        with contextlib.suppress(ConnectionLost):
+            while True:
+                if (msg := await framed.receive())["t"] == "error":
+                    answers.append(msg)
+        await framed.aclose()
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(partial(table.host, on_event=heard.append))
+            nursery.start_soon(flooder, table.ready.port)
+            await nursery.start(table.join, 1, table.ready.port)
+    spoken = [e for e in heard if isinstance(e, Heard)]
+    assert len(spoken) == 20  # the burst; the rest dropped
+    assert [a["code"] for a in answers] == ["slow-down", "spectator", "spectator", "spectator"]
+    assert Watching("mallory", False) in heard  # cut off at the 4th refusal
+    same_as_one_process(table)
