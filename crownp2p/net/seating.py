@@ -12,7 +12,7 @@ import functools
 import ipaddress
 import logging
 import socket
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -298,21 +298,15 @@ async def host_game(
             if not lobby.room or (session is not None and session.started):
                 await framed.refuse("table-full", "this table is full")
                 return
-            peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
-            wait = throttle.begin(peer_ip, trio.current_time())
-            if wait:
-                await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+            player = await _proven(
+                framed,
+                throttle,
+                "player",
+                join_accept(framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake),
+            )
+            if player is None:
                 return
-            try:
-                player = await join_accept(
-                    framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake
-                )
-            except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
-                tries = throttle.tries(peer_ip)
-                log.warning("a player at %s was not admitted (try %d): %s", peer_ip, tries, err)
-                await framed.aclose()
-                return
-            throttle.proved(peer_ip)
+            peer_ip = _peer_ip(framed)
             if _is_loopback(peer_ip) and not _is_loopback(address):
                 peer_ip = address  # a player on this very machine: others reach it here
             # A joiner whose link was cut before its table comes back with its key.
@@ -404,6 +398,32 @@ async def host_game(
         return await run.play(session, nursery)
 
 
+def _peer_ip(framed: FramedStream) -> str:
+    return framed.peer.rsplit(":", 1)[0].strip("[]")
+
+
+async def _proven(
+    framed: FramedStream, throttle: Throttle, who: str, handshake: Coroutine[Any, Any, R]
+) -> R | None:
+    """Run a join's ``handshake`` (a player's or a spectator's) within the limit on tries from
+    its address: what it gives, or None when it was refused (and closed, and logged)."""
+    peer_ip = _peer_ip(framed)
+    wait = throttle.begin(peer_ip, trio.current_time())
+    if wait:
+        handshake.close()
+        await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+        return None
+    try:
+        result = await handshake
+    except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
+        tries = throttle.tries(peer_ip)
+        log.warning("a %s at %s was not admitted (try %d): %s", who, peer_ip, tries, err)
+        await framed.aclose()
+        return None
+    throttle.proved(peer_ip)
+    return result
+
+
 async def _take_spectator(
     framed: FramedStream,
     hello: dict[str, Any],
@@ -418,19 +438,14 @@ async def _take_spectator(
         why = "this table takes no spectators" if not gallery.limit else "the gallery is full"
         await framed.refuse("table-full", why)
         return
-    peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
-    wait = throttle.begin(peer_ip, trio.current_time())
-    if wait:
-        await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+    name = await _proven(
+        framed,
+        throttle,
+        "spectator",
+        watch_accept(framed, hello, code=code, packs=packs, timeout=timeouts.handshake),
+    )
+    if name is None:
         return
-    try:
-        name = await watch_accept(framed, hello, code=code, packs=packs, timeout=timeouts.handshake)
-    except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
-        tries = throttle.tries(peer_ip)
-        log.warning("a spectator at %s was not admitted (try %d): %s", peer_ip, tries, err)
-        await framed.aclose()
-        return
-    throttle.proved(peer_ip)
     if not gallery.room:  # taken while it proved the code
         await framed.refuse("table-full", "the gallery is full")
         return
