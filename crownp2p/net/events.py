@@ -4,9 +4,10 @@ The :class:`~.lockstep.Lockstep` emits the game's events (:class:`Started`,
 :class:`StepApplied`, :class:`Asked`, :class:`Chat`, :class:`LinkChanged`, :class:`PeerError`,
 :class:`Ended`);
 the services in ``seating`` add the seating's own (:class:`Waiting`, :class:`Seated`,
-:class:`Joined`, :class:`Left`). A follower reads them with ``match`` or ``isinstance``; none
-of them is a callback into the protocol, and none carries a clock: a benchmark that wants
-times stamps the events as it receives them.
+:class:`Joined`, :class:`Left`); the host's gallery and a spectator's side theirs
+(:class:`Watching`, :class:`Heard`, :class:`Scene`, :class:`News`). A follower reads them with
+``match`` or ``isinstance``; none of them is a callback into the protocol, and none carries a
+clock: a benchmark that wants times stamps the events as it receives them.
 """
 
 from __future__ import annotations
@@ -151,6 +152,42 @@ class Left:
     name: str
 
 
+# ---------------------------------------------------------------------- spectators' events
+
+
+@dataclass(frozen=True)
+class Watching:
+    """A spectator called ``name`` came to watch (``here``) or went (the host's news)."""
+
+    name: str
+    here: bool
+
+
+@dataclass(frozen=True)
+class Heard:
+    """``name`` said ``text`` in chat: a spectator (at the host), or anyone (to a spectator)."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The public view of the game after step ``seq`` (what a spectator is shown), and the
+    players' names in seat order."""
+
+    seq: int
+    view: dict[str, Any]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class News:
+    """Public log lines of the game, in order (what a spectator reads)."""
+
+    lines: tuple[str, ...]
+
+
 Event = (
     Started
     | StepApplied
@@ -163,4 +200,8 @@ Event = (
     | Seated
     | Joined
     | Left
+    | Watching
+    | Heard
+    | Scene
+    | News
 )

@@ -22,6 +22,8 @@ MAX_SEATS = 8
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _CODE = re.compile(r"[a-z0-9-]{1,40}\Z")
 TEXT_MAX = 500  # characters of a chat line, an error's text or a goodbye
+NEWS_LINES = 64  # log lines in one ``news`` message
+NEWS_LINE_MAX = 200  # characters of one log line
 
 Check = Callable[[Any], Any]
 
@@ -149,10 +151,17 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "game_id": binary(16),
         "seat": SEAT,
     },
+    "watch": {  # a spectator's join: as ``join``, but it asks for a place in the gallery
+        "proto": integer(0, 1 << 16),
+        "engine": text(64),
+        "packs": PACKS,
+        "pake": binary(PAKE_BYTES),
+    },
     "pake": {"pake": binary(PAKE_BYTES)},
     "noise": {"msg": binary(NOISE_MESSAGE_BYTES, NOISE_STATIC_MESSAGE_BYTES)},
     "player": {"name": text(32, min_len=1), "listen": integer(0, 65535), "commit": DIGEST},
     "welcome": {"players": integer(2, MAX_SEATS)},
+    "spectator": {"name": text(32, min_len=1)},  # a spectator, first thing on its sealed link
     # ---- the seating draw (every seat is taken; before the table)
     "draw": {"commits": COMMITS},
     "opening": {"nonce": NONCE},
@@ -192,6 +201,14 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "chat": {"text": text(TEXT_MAX, min_len=1)},
     "ping": {},
     "leave": {"text": text(TEXT_MAX)},
+    # ---- the host to its spectators: the public projection of the game (docs/protocol.md)
+    "scene": {  # the public view of the state after step seq, and who sits where
+        "seq": SEQ,
+        "view": mapping,
+        "names": array(text(32, min_len=1), MAX_SEATS, min_len=2),
+    },
+    "news": {"lines": array(text(NEWS_LINE_MAX, min_len=1), NEWS_LINES, min_len=1)},
+    "heard": {"name": text(32, min_len=1), "text": text(TEXT_MAX, min_len=1)},  # chat, relayed
 }
 
 

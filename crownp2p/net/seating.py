@@ -12,7 +12,7 @@ import functools
 import ipaddress
 import logging
 import socket
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,7 +39,8 @@ from .discovery import BEACON_PORT, INTERVAL, Announcement, announce, encode
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
 from .events import Event, Outcome, Seated, Waiting
-from .handshake import Admitted, Packs, join_accept, join_dial
+from .gallery import SPECTATORS, Gallery
+from .handshake import Admitted, Packs, join_accept, join_dial, watch_accept
 from .journal import Journal, JournalError, load, session_path
 from .link import FramedStream, Timeouts
 from .lobby import Lobby
@@ -234,6 +235,7 @@ async def host_game(
     packs: Packs,
     name: str = "host",
     teams: str | None = None,
+    spectators: int = SPECTATORS,
     bind: str = "0.0.0.0",
     port: int = 0,
     code: str | None = None,
@@ -253,7 +255,7 @@ async def host_game(
     is each decision's time limit in seconds (None: no limit). ``teams`` names the player who
     partners the host at a table of two sides of two (None: the seating draw decides).
     ``announced``: how the table announces itself on the LAN until it is seated (None: it is
-    silent)."""
+    silent); ``spectators`` is how many may watch at once (0: none)."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     sides = rules.seating.sides
@@ -282,29 +284,33 @@ async def host_game(
     lobby = Lobby(players, timeouts, (key, draw.commitment(key, nonce)), on_event)
     throttle = Throttle()
     session: Session | None = None
+    gallery = Gallery(spectators, players, timeouts, on_event)
+
+    def tell(event: Event) -> None:
+        if session is not None:
+            gallery.observe(event, session.game, len(session.record.steps))
+        if on_event:
+            on_event(event)
 
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
 
         async def on_join(framed: FramedStream, hello: dict[str, Any]) -> None:
+            if hello["t"] == "watch":
+                await _take_spectator(framed, hello, gallery, throttle, code, hub.packs, timeouts)
+                return
             if not lobby.room or (session is not None and session.started):
                 await framed.refuse("table-full", "this table is full")
                 return
-            peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
-            wait = throttle.begin(peer_ip, trio.current_time())
-            if wait:
-                await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+            player = await _proven(
+                framed,
+                throttle,
+                "player",
+                join_accept(framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake),
+            )
+            if player is None:
                 return
-            try:
-                player = await join_accept(
-                    framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake
-                )
-            except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
-                tries = throttle.tries(peer_ip)
-                log.warning("a player at %s was not admitted (try %d): %s", peer_ip, tries, err)
-                await framed.aclose()
-                return
-            throttle.proved(peer_ip)
+            peer_ip = _peer_ip(framed)
             if _is_loopback(peer_ip) and not _is_loopback(address):
                 peer_ip = address  # a player on this very machine: others reach it here
             # A joiner whose link was cut before its table comes back with its key.
@@ -398,7 +404,8 @@ async def host_game(
         if on_event:
             on_event(_seated(info, rules))
         record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
-        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
+        gallery.seat_names = names
+        run = _SeatRun(decider, timeouts, test_seed, tell, session_ready)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
 
@@ -425,6 +432,60 @@ def _beacon(
     except (ProtocolError, ValueError) as err:
         raise NetError(f"the table cannot be announced: {err}") from None
     return beacon
+
+
+def _peer_ip(framed: FramedStream) -> str:
+    return framed.peer.rsplit(":", 1)[0].strip("[]")
+
+
+async def _proven(
+    framed: FramedStream, throttle: Throttle, who: str, handshake: Coroutine[Any, Any, R]
+) -> R | None:
+    """Run a join's ``handshake`` (a player's or a spectator's) within the limit on tries from
+    its address: what it gives, or None when it was refused (and closed, and logged)."""
+    peer_ip = _peer_ip(framed)
+    wait = throttle.begin(peer_ip, trio.current_time())
+    if wait:
+        handshake.close()
+        await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+        return None
+    try:
+        result = await handshake
+    except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
+        tries = throttle.tries(peer_ip)
+        log.warning("a %s at %s was not admitted (try %d): %s", who, peer_ip, tries, err)
+        await framed.aclose()
+        return None
+    throttle.proved(peer_ip)
+    return result
+
+
+async def _take_spectator(
+    framed: FramedStream,
+    hello: dict[str, Any],
+    gallery: Gallery,
+    throttle: Throttle,
+    code: str,
+    packs: Packs,
+    timeouts: Timeouts,
+) -> None:
+    """A ``watch``: a spectator's join, as a player's but into the gallery, at any time."""
+    if not gallery.room:
+        why = "this table takes no spectators" if not gallery.limit else "the gallery is full"
+        await framed.refuse("table-full", why)
+        return
+    name = await _proven(
+        framed,
+        throttle,
+        "spectator",
+        watch_accept(framed, hello, code=code, packs=packs, timeout=timeouts.handshake),
+    )
+    if name is None:
+        return
+    if not gallery.room:  # taken while it proved the code
+        await framed.refuse("table-full", "the gallery is full")
+        return
+    await gallery.attend(framed, name)
 
 
 def _draw_teams(lobby: Lobby, host_key: bytes, partner: str | None, rules: Rules) -> Draw:
@@ -543,7 +604,7 @@ async def join_game(
         code = crypto.check_code(code)
     except ValueError as err:
         raise NetError(str(err)) from None
-    stream = await _reach_host(host, port, timeouts)
+    stream = await reach_host(host, port, timeouts)
     framed = FramedStream(stream)
     entry = _Entry(draw.new_nonce(test_seed, name))
     try:
@@ -600,7 +661,7 @@ async def join_game(
         return await run.play(session, nursery)
 
 
-async def _reach_host(host: str, port: int, timeouts: Timeouts) -> trio.SocketStream:
+async def reach_host(host: str, port: int, timeouts: Timeouts) -> trio.SocketStream:
     try:
         with trio.fail_after(timeouts.handshake):
             return await trio.open_tcp_stream(host, port)
@@ -623,7 +684,7 @@ async def _rejoin(
     while True:
         framed: FramedStream | None = None
         try:
-            framed = FramedStream(await _reach_host(host, port, timeouts))
+            framed = FramedStream(await reach_host(host, port, timeouts))
             return framed, await dial(framed)
         except HandshakeError as err:
             if err.code != "closed":

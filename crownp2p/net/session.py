@@ -220,7 +220,7 @@ class Hub:
         self._sink: Callable[[Inbound], None] | None = None
         self.links: dict[int, Link] = {}
         self.info: TableInfo | None = None
-        # What to do with an incoming ``join`` (the host sets this while seating players).
+        # What to do with an incoming ``join`` or ``watch`` (the host sets this).
         self.on_join: Callable[[FramedStream, dict[str, Any]], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ links
@@ -295,7 +295,7 @@ class Hub:
         framed = FramedStream(stream)
         try:
             hello = await first_message(framed, self.timeouts.handshake)
-            if hello["t"] == "join":
+            if hello["t"] in ("join", "watch"):  # a player's or a spectator's: the host's
                 if self.on_join is None:
                     if self.info is not None and self.info.seat == self.info.host:
                         await framed.refuse("table-full", "this table is full")

@@ -131,6 +131,14 @@ def _join(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("net_commands", "join_command")(a))
 
 
+@command("watch", "watch a table at HOST:PORT as a spectator: its board, public cards and log")
+def _watch(p: argparse.ArgumentParser) -> None:
+    from .net_args import add_watch_arguments
+
+    add_watch_arguments(p)
+    p.set_defaults(run=lambda a: _lazy("watch", "watch_command")(a))
+
+
 @command("resume", "continue a saved solo game, or a networked game after a crash")
 def _resume(p: argparse.ArgumentParser) -> None:
     from .net_args import add_resume_arguments

@@ -12,6 +12,7 @@ __all__ = [
     "add_join_arguments",
     "add_resume_arguments",
     "add_tables_arguments",
+    "add_watch_arguments",
 ]
 
 BEACON_PORT = 41930  # net/discovery.py's BEACON_PORT (this module imports nothing)
@@ -118,6 +119,14 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         "which side moves first and who of each side sits first",
     )
     p.add_argument(
+        "--spectators",
+        type=int,
+        default=4,  # net/gallery.py's SPECTATORS (this module imports nothing)
+        metavar="N",
+        help="how many may watch the game at once with `crownp2p watch` (default 4; 0: none). "
+        "A spectator sees only what is public: never a hand or a deck's order",
+    )
+    p.add_argument(
         "--max-turns",
         type=int,
         default=150,
@@ -188,6 +197,13 @@ def add_join_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--name", default="player", help="your name at the table")
     _common_arguments(p)
+
+
+def add_watch_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("address", metavar="HOST:PORT", help="the host's address, as it printed it")
+    p.add_argument("--code", required=True, help="the join code the host printed")
+    p.add_argument("--name", default="spectator", help="your name in the table's chat")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every connection event")
 
 
 def add_resume_arguments(p: argparse.ArgumentParser) -> None:

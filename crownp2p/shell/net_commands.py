@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..net.seating import Announced
 
 EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
+MAX_SPECTATORS = 64
 
 log = logging.getLogger("crownp2p.net")
 
@@ -173,7 +174,7 @@ class Printer:
             self.ended_at = time.monotonic()
 
     def event(self, event: Any) -> None:
-        from ..net.events import Chat, Joined, Left, LinkChanged, Seated, Waiting
+        from ..net.events import Chat, Heard, Joined, Left, LinkChanged, Seated, Waiting, Watching
 
         self.stamp(event)
         match event:
@@ -206,6 +207,16 @@ class Printer:
                 self.emit(
                     {"event": "chat", "seat": seat, "text": text},
                     f"[seat {seat}] {text}",
+                )
+            case Watching(name=name, here=here):
+                self.emit(
+                    {"event": "watching", "name": name, "here": here},
+                    f"{name} {'is watching' if here else 'stopped watching'}",
+                )
+            case Heard(name=name, text=text):
+                self.emit(
+                    {"event": "chat", "spectator": name, "text": text},
+                    f"[{name}, watching] {text}",
                 )
             case LinkChanged(seat=seat, up=False):
                 log.info("lost the link to seat %s; waiting for it to come back", seat)
@@ -425,6 +436,8 @@ def host_command(args: argparse.Namespace) -> int:
         raise CommandError("--port must be between 0 and 65535")
     if args.max_turns < 0:
         raise CommandError("--max-turns must be 0 or more")
+    if not 0 <= args.spectators <= MAX_SPECTATORS:
+        raise CommandError(f"--spectators must be 0 to {MAX_SPECTATORS}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     printer = Printer(args.json)
     chosen = _record_for(args, human, "host")
@@ -474,6 +487,7 @@ def host_command(args: argparse.Namespace) -> int:
         packs=packs(),
         name=args.name,
         teams=args.teams,
+        spectators=args.spectators,
         bind=args.bind,
         port=args.port,
         code=args.code,

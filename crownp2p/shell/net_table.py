@@ -29,7 +29,16 @@ import trio
 from ..core.decisions import Decision
 from ..core.game import Game
 from ..core.record import Record
-from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
+from ..net.events import (
+    Asked,
+    Chat,
+    Ended,
+    Heard,
+    LinkChanged,
+    PeerError,
+    StepApplied,
+    Watching,
+)
 from ..net.messages import TEXT_MAX
 from ..net.session import SessionView
 from .commands import BOARD, HELP, HINT, LOG, MOVES, RULES, SAVE, SAVE_OVER
@@ -133,6 +142,10 @@ class NetDriver:
                 if not self.game.over:  # a natural end is told with the last move's news
                     lines.append(f"The game is over: {outcome.reason}.")
                     lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
+            case Heard(name=name, text=text):  # a spectator's chat
+                lines.append(f"[{name}, watching] {text}")
+            case Watching(name=name, here=here):
+                lines.append(f"{name} {'is watching' if here else 'stopped watching'}.")
             case PeerError(seat=seat, text=text):
                 lines.append(f"{self._name(seat)}: {text}")
             case LinkChanged(seat=seat, up=False):
