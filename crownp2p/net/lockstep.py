@@ -2,9 +2,10 @@
 
 The driver (session.py) feeds it what happens — a validated message from a seat, a link going up
 or down, our own decision, the passing of time — and after each call takes the messages it
-wants sent (:meth:`Lockstep.take_outbox`) once the journal has been synced, and the events that
-say what happened (:meth:`Lockstep.take_events`, see events.py). All checks of what a peer sends
-live here, so they can be tested without sockets:
+wants sent (:meth:`Lockstep.take_outbox`) once the newest step is hashed
+(:meth:`Lockstep.settle`) and the journal has been synced, and the events that say what
+happened (:meth:`Lockstep.take_events`, see events.py). All checks of what a peer sends live
+here, so they can be tested without sockets:
 
 * only the seat the game prompts may send the decision numbered ``seq``; the state hash it
   carries (of the state it was decided in) must equal ours, and it must be in our own legal
