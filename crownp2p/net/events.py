@@ -66,7 +66,8 @@ class Started:
 @dataclass(frozen=True)
 class StepApplied:
     """``step`` (anyone's: ours, a peer's, chance's) was applied. ``news`` are the log lines
-    it added; ``where`` says where it was decided (the game may have moved on since)."""
+    it added; ``where`` says where it was decided (the game may have moved on since). The
+    step's ``hash`` may still be empty: the lockstep hashes after telling (Lockstep.settle)."""
 
     step: Step
     news: tuple[str, ...]

@@ -6,7 +6,9 @@ our own decisions, the player's requests (chat, resign, leave) — goes through 
 happens, in the task that brought it: the Lockstep is synchronous, so a decision read from the
 wire is checked, applied and acknowledged without waiting for a task switch, and trio's one
 thread leaves no races between links. That method feeds the :class:`Lockstep`, syncs the
-journal, hands the outgoing messages to the links and the events to whoever follows the game.
+journal, hands the outgoing messages to the links and the events to whoever follows the game;
+once a link has reported all it read, the events go first when nothing waits to leave, so a
+step is told before its state hash is computed and acknowledged.
 Until the session starts, the Hub keeps its links' reports; it knows where to send them, never
 the Session. The session's main task only waits for deadlines (a reveal, a reconnection, the
 start, the goodbyes) and for the end.
@@ -40,7 +42,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Container, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -524,6 +526,10 @@ class Session:
         if isinstance(item, Drained):
             if not self.hub.current(item.link):
                 return
+            if not self.ls.outbox:
+                # Nothing waits to leave (nor a refusal to judge): tell what the batch did now,
+                # before the newest step is hashed and acknowledged.
+                self._tell()
             self.ls.idle()
         else:
             self._handle(item)
@@ -548,6 +554,7 @@ class Session:
             self._flush()
 
     def _flush(self) -> None:
+        self.ls.settle()  # every step applied is hashed and journalled
         self.journal.sync()  # nothing leaves before what it depends on is on disk
         unanswered: set[int] = set()  # seats whose link is past its budget of refusals
         for dest, msg in self.ls.take_outbox():
@@ -556,6 +563,11 @@ class Session:
                     unanswered.add(dest)
             elif dest is not None:
                 self.hub.send(dest, msg)
+        self._tell(unanswered)
+
+    def _tell(self, unanswered: Container[int] = frozenset()) -> None:
+        """Hand the Lockstep's events to whoever follows the game (and the Asked ones to our
+        bot), but not the errors of a seat whose link was dropped for its refusals."""
         for event in self.ls.take_events():
             if isinstance(event, PeerError) and event.seat in unanswered:
                 continue  # the link was dropped for its refusals: one log line said why
