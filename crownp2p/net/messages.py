@@ -192,7 +192,20 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "chat": {"text": text(TEXT_MAX, min_len=1)},
     "ping": {},
     "leave": {"text": text(TEXT_MAX)},
+    # ---- between two games of an evening (net/rematch.py)
+    "again": {"commit": DIGEST},  # yes to another game, committing to a fresh seating nonce
+    "next": {
+        "game_id": binary(16),
+        "statics": array(KEY, MAX_SEATS, min_len=2),
+        "nonces": array(NONCE, MAX_SEATS, min_len=2),
+        "setup": mapping,
+        "start_hash": HASH,
+    },
 }
+
+# What a peer may send once its game has ended, for the next one: a session that has ended
+# keeps these for the rematch that takes its links over.
+BETWEEN_GAMES = frozenset({"again", "next"})
 
 
 def validate(message: dict[str, Any]) -> dict[str, Any]:
