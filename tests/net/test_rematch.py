@@ -7,7 +7,9 @@ from tables import Table
 
 from crownp2p.core.record import Record, verify
 from crownp2p.net.events import Ended, EveningOver, Event, Score
+from crownp2p.net.messages import make
 from crownp2p.net.rematch import always
+from crownp2p.net.session import Session
 
 
 def answers(*said: bool):
@@ -53,8 +55,8 @@ def ended(events: list) -> list:
 
 async def test_two_games_in_a_row_on_the_same_links(rules2, tmp_path) -> None:
     with trio.fail_after(60):
-        table = Table(rules2, bot="greedy", seed=2)
-        table.records = {0: tmp_path / "host.txt", 1: tmp_path / "join.txt"}
+        table = Table(rules2, bot="random", seed=1)
+        table.records = {1: tmp_path / "join.txt"}  # one peer's: each fsync costs
         got = await evening(table, answers(True, False), always)
     host, joiner = got["host"], got["joiner1"]
     games = list(zip(ended(host), ended(joiner), strict=True))
@@ -63,16 +65,14 @@ async def test_two_games_in_a_row_on_the_same_links(rules2, tmp_path) -> None:
         assert ours.final_hash == theirs.final_hash
         assert ours.result != "desync"
     assert games[0][0].final_hash != games[1][0].final_hash
-    # Each game's record is its own file, with a fresh game id, the same on both peers, and
-    # its last hash the game's final hash.
+    # Each game's record is its own file, with a fresh game id (its seeds come from it), its
+    # last hash the final hash every peer has.
     ids = []
-    for n, name in enumerate(["{}.txt", "{}-2.txt"]):
-        host_record = Record.load(tmp_path / name.format("host"))
-        join_record = Record.load(tmp_path / name.format("join"))
-        assert host_record.game_id == join_record.game_id
-        assert host_record.steps[-1].hash == games[n][0].final_hash
-        assert verify(rules2, join_record).ok
-        ids.append(host_record.game_id)
+    for n, name in enumerate(["join.txt", "join-2.txt"]):
+        record = Record.load(tmp_path / name)
+        assert record.steps[-1].hash == games[n][0].final_hash
+        assert verify(rules2, record).ok
+        ids.append(record.game_id)
     assert len(set(ids)) == 2
     assert not (tmp_path / "join-3.txt").exists()
     scores = [e for e in joiner if isinstance(e, Score)]
@@ -88,3 +88,64 @@ async def test_two_games_in_a_row_on_the_same_links(rules2, tmp_path) -> None:
     assert [e for e in host if isinstance(e, Score)][-1].wins == scores[-1].wins
     said = [e.reason for e in joiner if isinstance(e, EveningOver)]
     assert said == ["host has left: host does not want another game"]
+
+
+async def test_a_player_who_says_no_ends_the_evening_for_the_table(rules2) -> None:
+    with trio.fail_after(30):
+        table = Table(rules2, bot="random", seed=3, max_turns=20)
+        got = await evening(table, always, answers(False))
+    host, joiner = got["host"], got["joiner1"]
+    assert len(ended(host)) == len(ended(joiner)) == 1
+    assert [e.reason for e in host if isinstance(e, EveningOver)] == [
+        "joiner1 has left: joiner1 does not want another game"
+    ]
+    assert [e.reason for e in joiner if isinstance(e, EveningOver)] == [
+        "joiner1 does not want another game"
+    ]
+
+
+async def test_a_peer_that_says_yes_again_and_again_is_dropped_by_its_refusal_budget(
+    rules2, caplog
+) -> None:
+    sessions: list[Session] = []
+
+    async def yes_five_times(outcome) -> bool:
+        hub = sessions[-1].hub
+        host = sessions[-1].info.host
+        for _ in range(5):
+            hub.send(host, make("again", commit=bytes(32)))
+        return True
+
+    with trio.fail_after(30):
+        table = Table(rules2, bot="random", seed=3, max_turns=20)
+        seen: list[Event] = []
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(
+                lambda task_status: table.host(
+                    task_status=task_status, again=always, on_event=seen.append
+                )
+            )
+            # the joiner's sessions, as the table tells them
+            table.sessions = _Recorder(sessions)
+            await nursery.start(
+                lambda task_status: table.join(
+                    1, table.ready.port, task_status=task_status, again=yes_five_times
+                )
+            )
+    assert len(ended(seen)) == 1
+    assert [e.reason for e in seen if isinstance(e, EveningOver)] == [
+        "the link to joiner1 was lost"
+    ]
+    assert "sent more than 3 messages we refuse (the last: unexpected)" in caplog.text
+
+
+class _Recorder(dict):
+    """Table.sessions that also keeps every session in order."""
+
+    def __init__(self, into: list[Session]) -> None:
+        super().__init__()
+        self.into = into
+
+    def __setitem__(self, seat: int, session: Session) -> None:
+        super().__setitem__(seat, session)
+        self.into.append(session)
