@@ -394,8 +394,8 @@ class Session:
         self.record_table = record_table
         self.phase = phase
         self.on_event = on_event or (lambda event: None)
-        # A game that ended in agreement leaves its links up for the evening's next (rematch.py), which
-        # takes over what came for it meanwhile (``later``).
+        # A game that ended in agreement (not a desync) leaves its links up for the evening's
+        # next (rematch.py), which takes over what came for it meanwhile (``later``).
         self.keep_links = keep_links
         self.later: list[Received] = []
         self.timeouts = hub.timeouts
