@@ -242,6 +242,7 @@ class _SeatRun:
                 self._tell(EveningOver(table))
                 break
             info, game = table
+            self._tell(_seated(info, game.rules))
             record = Record.begin(game, game_id=info.game_id, **_meta(info))
             phase = "host" if info.seat == info.host else "join"
             session = self.session(session.hub, info, game, record, Journal(path), phase)

@@ -6,7 +6,7 @@ import trio
 from tables import Table
 
 from crownp2p.core.record import Record, verify
-from crownp2p.net.events import Ended, EveningOver, Event, Score
+from crownp2p.net.events import Ended, EveningOver, Event, Score, Seated
 from crownp2p.net.messages import make
 from crownp2p.net.rematch import always
 from crownp2p.net.session import Session
@@ -23,29 +23,26 @@ def answers(*said: bool):
 
 
 async def evening(table: Table, host_again, join_again) -> dict[str, list[Event]]:
-    """Host and join with the given answers; each peer's events, by its name."""
-    seen: dict[str, list[Event]] = {"host": [], "joiner1": []}
-
-    def follow(who: str):
-        return seen[who].append
-
+    """Host and join every seat with the given answers (the joiners' alike); each peer's
+    events, by its name."""
+    names = ["host"] + [f"joiner{order}" for order in range(1, table.players)]
+    seen: dict[str, list[Event]] = {name: [] for name in names}
     async with trio.open_nursery() as nursery:
         table.ready = await nursery.start(
             lambda task_status: table.host(
-                task_status=task_status,
-                again=host_again,
-                on_event=follow("host"),
+                task_status=task_status, again=host_again, on_event=seen["host"].append
             )
         )
-        await nursery.start(
-            lambda task_status: table.join(
-                1,
-                table.ready.port,
-                task_status=task_status,
-                again=join_again,
-                on_event=follow("joiner1"),
+        for order in range(1, table.players):
+            await nursery.start(
+                lambda task_status, order=order: table.join(
+                    order,
+                    table.ready.port,
+                    task_status=task_status,
+                    again=join_again,
+                    on_event=seen[f"joiner{order}"].append,
+                )
             )
-        )
     return seen
 
 
@@ -88,6 +85,30 @@ async def test_two_games_in_a_row_on_the_same_links(rules2, tmp_path) -> None:
     assert [e for e in host if isinstance(e, Score)][-1].wins == scores[-1].wins
     said = [e.reason for e in joiner if isinstance(e, EveningOver)]
     assert said == ["host has left: host does not want another game"]
+
+
+async def test_four_peers_play_two_games_over_the_same_mesh(rules4) -> None:
+    with trio.fail_after(60):
+        table = Table(rules4, bot="random", seed=5, max_turns=40)
+        got = await evening(table, answers(True, False), always)
+    for game in range(2):
+        hashes = {ended(events)[game].final_hash for events in got.values()}
+        assert len(hashes) == 1, game
+    assert all(len(ended(events)) == 2 for events in got.values())
+    # Each game's seats come from its own draw, told to every peer alike.
+    tables = {
+        name: [e.names for e in events if isinstance(e, Seated)] for name, events in got.items()
+    }
+    assert len({tuple(t) for t in tables.values()}) == 1
+    first, second = tables["host"]
+    assert sorted(first) == sorted(second) and first != second
+    for name, events in got.items():
+        over = [e.reason for e in events if isinstance(e, EveningOver)]
+        assert over == (
+            ["host does not want another game"]
+            if name == "host"
+            else ["host has left: host does not want another game"]
+        )
 
 
 async def test_a_player_who_says_no_ends_the_evening_for_the_table(rules2) -> None:
