@@ -611,8 +611,10 @@ class Session:
                     self._phase_message(seat, msg)
                     self._progress_phase()
                     return
-                if t in BETWEEN_GAMES and ls.outcome is not None:
-                    self.later.append(item)  # for the evening's next game
+                if t in BETWEEN_GAMES and self.keep_links and len(self.later) < self.info.players:
+                    # For the evening's next game: a peer whose game ended before ours says
+                    # yes before we are done (one a seat; the rematch refuses a second).
+                    self.later.append(item)
                     return
                 if t == "sync" and self.phase == "host" and ls.started and not ls.synced[seat]:
                     self.hub.send(seat, make("start"))  # a joiner that missed it on a lost link

@@ -166,7 +166,7 @@ class Printer:
         """Time the game by its events (the protocol keeps no clock)."""
         from ..net.events import Ended, Started
 
-        if isinstance(event, Started) and (self.started_at is None or self.ended_at):
+        if isinstance(event, Started) and (self.started_at is None or self.ended_at is not None):
             self.started_at, self.ended_at = time.monotonic(), None  # (the evening's next game)
         elif isinstance(event, Ended) and self.ended_at is None:
             self.ended_at = time.monotonic()
