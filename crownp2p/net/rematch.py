@@ -248,20 +248,20 @@ class Rematch:
             return
         drawn = Draw(self.commits, tuple(msg["nonces"]), self.old.draw.teams)
         statics: list[bytes] = msg["statics"]
-        names = self._names(statics)
-        fault = draw.seats_fault(drawn, statics, names, self.rules.seating.sides)
+        fault = draw.seats_fault(drawn, statics, self._names(statics), self.rules.seating.sides)
+        if fault is not None:
+            self._refuse(seat, "draw", fault)
+            self._end(f"the host's next game cannot be played here: {fault}")
+            return
         try:
             setup = Setup.from_json(msg["setup"])
             check_setup(setup, self.rules)
             game = Game(self.rules, setup)
-        except (OutOfBounds, ValueError, KeyError, TypeError) as err:
-            fault = fault or f"the setup cannot start a game here: {err}"
-        else:
             if game.state_hash() != msg["start_hash"]:
-                fault = fault or "the setup starts from a different state here"
-        if fault is not None:
-            self._refuse(seat, "draw" if "draw" in fault or "seats" in fault else "setup", fault)
-            self._end(f"the host's next game cannot be played here: {fault}")
+                raise ValueError("it starts from a different state here")
+        except (OutOfBounds, ValueError, KeyError, TypeError) as err:
+            self._refuse(seat, "setup", f"the setup cannot start a game here: {err}")
+            self._end(f"the host's next game cannot be played here: {err}")
             return
         self._settle(drawn, statics, msg["game_id"], game)
 

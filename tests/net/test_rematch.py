@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import trio
-from tables import Table
+from tables import Table, wait_until
 
 from crownp2p.core.record import Record, verify
+from crownp2p.net import rematch
 from crownp2p.net.events import Ended, EveningOver, Event, Score, Seated
 from crownp2p.net.messages import make
 from crownp2p.net.rematch import always
@@ -170,3 +171,38 @@ class _Recorder(dict):
     def __setitem__(self, seat: int, session: Session) -> None:
         super().__setitem__(seat, session)
         self.into.append(session)
+
+
+async def test_a_next_game_whose_seats_do_not_follow_from_the_draw_is_refused(
+    rules2, monkeypatch
+) -> None:
+    real_make = rematch.make
+
+    def swapped(kind: str, **fields):
+        if kind == "next":  # only the host sends it: it seats the players its own way
+            fields["statics"] = fields["statics"][::-1]
+        return real_make(kind, **fields)
+
+    monkeypatch.setattr(rematch, "make", swapped)
+    table = Table(rules2, bot="random", seed=3, max_turns=20)
+    joiner: list[Event] = []
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            table.ready = await nursery.start(
+                lambda task_status: table.host(task_status=task_status, again=always)
+            )
+            await nursery.start(
+                lambda task_status: table.join(
+                    1,
+                    table.ready.port,
+                    task_status=task_status,
+                    again=always,
+                    on_event=joiner.append,
+                )
+            )
+            await wait_until(lambda: any(isinstance(e, EveningOver) for e in joiner))
+            nursery.cancel_scope.cancel()  # the host would wait for its start window
+    assert len(ended(joiner)) == 1
+    assert [e.reason for e in joiner if isinstance(e, EveningOver)] == [
+        "the host's next game cannot be played here: the seats do not follow from the seating draw"
+    ]
