@@ -757,9 +757,11 @@ async def resume_game(
     timeouts: Timeouts | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
+    again: Again | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Continue the game in ``record`` where this peer left it."""
+    """Continue the game in ``record`` where this peer left it (and, with ``again``, the
+    evening, as for :func:`host_game`: the next records are numbered after this one)."""
     timeouts = timeouts or Timeouts()
     try:
         rec, session_file = load(record)
@@ -788,7 +790,7 @@ async def resume_game(
         raise NetError(str(err)) from None
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready, again, record)
         session = run.session(hub, info, game, rec, journal, "resume", session_file.nonces)
         if listeners:
             nursery.start_soon(hub.serve, listeners)
