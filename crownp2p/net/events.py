@@ -5,7 +5,8 @@ The :class:`~.lockstep.Lockstep` emits the game's events (:class:`Started`,
 :class:`Ended`);
 the services in ``seating`` add the seating's own (:class:`Waiting`, :class:`Seated`,
 :class:`Joined`, :class:`Left`); the host's gallery and a spectator's side theirs
-(:class:`Watching`, :class:`Heard`, :class:`Scene`, :class:`News`). A follower reads them with
+(:class:`Watching`, :class:`Heard`, :class:`Scene`, :class:`News`); and an evening of
+several games its own (:class:`Score`, :class:`EveningOver`). A follower reads them with
 ``match`` or ``isinstance``; none of them is a callback into the protocol, and none carries a
 clock: a benchmark that wants times stamps the events as it receives them.
 """
@@ -189,6 +190,30 @@ class News:
     lines: tuple[str, ...]
 
 
+# ---------------------------------------------------------------------- an evening's events
+
+
+@dataclass(frozen=True)
+class Score:
+    """The evening so far: ``games`` played and each player's wins, by name, in the order of
+    the first table's seats."""
+
+    games: int
+    wins: tuple[tuple[str, int], ...]
+
+    def line(self) -> str:
+        each = ", ".join(f"{name} {won}" for name, won in self.wins)
+        played = "1 game" if self.games == 1 else f"{self.games} games"
+        return f"The evening so far ({played}): {each}."
+
+
+@dataclass(frozen=True)
+class EveningOver:
+    """No next game: ``reason`` says why, in one sentence."""
+
+    reason: str
+
+
 Event = (
     Started
     | StepApplied
@@ -205,4 +230,6 @@ Event = (
     | Heard
     | Scene
     | News
+    | Score
+    | EveningOver
 )

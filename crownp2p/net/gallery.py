@@ -79,7 +79,9 @@ class Gallery:
         """Pass on to the spectators what ``event`` made public; ``game`` is the host's game,
         ``seq`` its last step."""
         match event:
-            case Started():
+            case Started():  # a game of the evening begins: what was told is the last one's
+                self.log.clear()
+                self.scene = self.farewell = None
                 self._show(game, seq)
             case StepApplied(news=news):
                 lines = [line[:NEWS_LINE_MAX] for line in news if line]

@@ -209,7 +209,20 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     },
     "news": {"lines": array(text(NEWS_LINE_MAX, min_len=1), NEWS_LINES, min_len=1)},
     "heard": {"name": text(32, min_len=1), "text": text(TEXT_MAX, min_len=1)},  # chat, relayed
+    # ---- between two games of an evening (net/rematch.py)
+    "again": {"commit": DIGEST},  # yes to another game, committing to a fresh seating nonce
+    "next": {
+        "game_id": binary(16),
+        "statics": array(KEY, MAX_SEATS, min_len=2),
+        "nonces": array(NONCE, MAX_SEATS, min_len=2),
+        "setup": mapping,
+        "start_hash": HASH,
+    },
 }
+
+# What a peer may send once its game has ended, for the next one: a session that has ended
+# keeps these for the rematch that takes its links over.
+BETWEEN_GAMES = frozenset({"again", "next"})
 
 
 def validate(

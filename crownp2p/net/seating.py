@@ -38,7 +38,7 @@ from .bounds import (
 from .discovery import BEACON_PORT, INTERVAL, Announcement, announce, encode
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
-from .events import Event, Outcome, Seated, Waiting
+from .events import EveningOver, Event, Outcome, Seated, Waiting
 from .gallery import SPECTATORS, Gallery
 from .handshake import Admitted, Packs, join_accept, join_dial, watch_accept
 from .journal import Journal, JournalError, load, session_path
@@ -46,6 +46,7 @@ from .link import FramedStream, Timeouts
 from .lobby import Lobby
 from .lockstep import Lockstep, NonceSource
 from .messages import make
+from .rematch import Again, between, numbered, score_event, tally
 from .session import Hub, Session, TableInfo
 from .throttle import Throttle
 
@@ -174,6 +175,8 @@ class _SeatRun:
     test_seed: int | str | None
     on_event: EventSink | None
     ready: Callable[[Session], None] | None
+    again: Again | None = None  # asked after each game: another? (None: one game only)
+    record: str | Path | None = None  # the first game's record file; the next are numbered
 
     def session(
         self,
@@ -209,18 +212,58 @@ class _SeatRun:
             record_table=info.to_json(),
             phase=phase,
             on_event=self.on_event,
+            keep_links=self.again is not None,
         )
 
     async def play(self, session: Session, nursery: trio.Nursery) -> Outcome:
-        """Run the session to its end, then stop the table's other tasks (links, listeners)."""
-        if self.ready:
-            self.ready(session)
-        try:
-            outcome = await session.run()
-        except JournalError as err:
-            raise NetError(str(err)) from None
+        """Run the session to its end, and the evening's next games on the same links while
+        everyone wants another (``again``); then stop the table's other tasks (links,
+        listeners). The last game's outcome."""
+        score: dict[str, int] = {}
+        number = 1
+        while True:
+            if self.ready:
+                self.ready(session)
+            try:
+                outcome = await session.run()
+            except JournalError as err:
+                raise NetError(str(err)) from None
+            if self.again is None:
+                break
+            tally(score, session.info, outcome, session.game.rules.seating.sides)
+            self._tell(score_event(score, number))
+            number += 1
+            path = numbered(self.record, number)
+            again = self.again
+            if path is not None and path.exists():
+                again = _no_room(path)
+            table = await between(
+                session, outcome, number, again, session.timeouts.start, self.test_seed
+            )
+            if isinstance(table, str):
+                self._tell(EveningOver(table))
+                break
+            info, game = table
+            self._tell(_seated(info, game.rules))
+            record = Record.begin(game, game_id=info.game_id, **_meta(info))
+            phase = "host" if info.seat == info.host else "join"
+            session = self.session(session.hub, info, game, record, Journal(path), phase)
         nursery.cancel_scope.cancel()
         return outcome
+
+    def _tell(self, event: Event) -> None:
+        if self.on_event:
+            self.on_event(event)
+
+
+def _no_room(path: Path) -> Again:
+    """Our answer when the next game's record file is taken: no (with a log line why)."""
+
+    async def no(outcome: Outcome) -> bool:
+        log.warning("%s already exists: no next game here", path)
+        return False
+
+    return no
 
 
 # ====================================================================== host
@@ -248,6 +291,7 @@ async def host_game(
     announced: Announced | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
+    again: Again | None = None,
     task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
@@ -255,7 +299,9 @@ async def host_game(
     is each decision's time limit in seconds (None: no limit). ``teams`` names the player who
     partners the host at a table of two sides of two (None: the seating draw decides).
     ``announced``: how the table announces itself on the LAN until it is seated (None: it is
-    silent); ``spectators`` is how many may watch at once (0: none)."""
+    silent); ``spectators`` is how many may watch at once (0: none); ``again`` is asked after
+    each finished game whether to play another on the same links (None: one game); the last
+    game's outcome is returned."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     sides = rules.seating.sides
@@ -404,8 +450,16 @@ async def host_game(
         if on_event:
             on_event(_seated(info, rules))
         record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
-        gallery.seat_names = names
-        run = _SeatRun(decider, timeouts, test_seed, tell, session_ready)
+
+        def ready(current: Session) -> None:
+            """Each game of the evening: the gallery follows it, seats as newly drawn."""
+            nonlocal session
+            session = current
+            gallery.seat_names = current.names
+            if session_ready:
+                session_ready(current)
+
+        run = _SeatRun(decider, timeouts, test_seed, tell, ready, again, record)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
 
@@ -594,10 +648,12 @@ async def join_game(
     extra: dict[str, Any] | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
+    again: Again | None = None,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
     """Join the game hosted at ``host:port`` and play it to the end. Ready once the host has
-    taken us in; our seat comes with the table, from the seating draw."""
+    taken us in; our seat comes with the table, from the seating draw. ``again`` as for
+    :func:`host_game`."""
     timeouts = timeouts or Timeouts()
     _check_record_path(record)
     try:
@@ -654,7 +710,7 @@ async def join_game(
     record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready, again, record)
         session = run.session(hub, info, game, record_obj, Journal(record), "join")
         nursery.start_soon(hub.serve, listeners)
         nursery.start_soon(hub.adopt(framed, info.host).run)  # adopted now, before any redial
@@ -807,9 +863,11 @@ async def resume_game(
     timeouts: Timeouts | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
+    again: Again | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Continue the game in ``record`` where this peer left it."""
+    """Continue the game in ``record`` where this peer left it (and, with ``again``, the
+    evening, as for :func:`host_game`: the next records are numbered after this one)."""
     timeouts = timeouts or Timeouts()
     try:
         rec, session_file = load(record)
@@ -838,7 +896,7 @@ async def resume_game(
         raise NetError(str(err)) from None
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready, again, record)
         session = run.session(hub, info, game, rec, journal, "resume", session_file.nonces)
         if listeners:
             nursery.start_soon(hub.serve, listeners)

@@ -72,7 +72,7 @@ from .link import (
     Timeouts,
 )
 from .lockstep import Lockstep
-from .messages import make
+from .messages import BETWEEN_GAMES, make
 
 log = logging.getLogger("crownp2p.net")
 
@@ -288,6 +288,16 @@ class Hub:
     def current(self, link: Link) -> bool:
         return self.links.get(link.seat) is link
 
+    async def close_all(self, reason: str) -> None:
+        """Close every link (after what is queued on it: a goodbye) and wait a moment for
+        them to close."""
+        links = list(self.links.values())
+        for link in links:
+            link.close(reason)
+        with trio.move_on_after(Link.CLOSE_GRACE + 0.5):
+            for link in links:
+                await _wait_closed(link)
+
     # ------------------------------------------------------------------ listening
 
     async def serve(self, listeners: Sequence[trio.SocketListener]) -> None:
@@ -376,6 +386,7 @@ class Session:
         record_table: dict[str, Any],
         phase: str,  # "host" waits for confirms, "join" for its mesh, "resume" plays at once
         on_event: Callable[[Event], None] | None = None,
+        keep_links: bool = False,
     ) -> None:
         self.hub = hub
         self.ls = lockstep
@@ -385,6 +396,10 @@ class Session:
         self.record_table = record_table
         self.phase = phase
         self.on_event = on_event or (lambda event: None)
+        # A game that ended in agreement (not a desync) leaves its links up for the evening's
+        # next (rematch.py), which takes over what came for it meanwhile (``later``).
+        self.keep_links = keep_links
+        self.later: list[Received] = []
         self.timeouts = hub.timeouts
         self.confirmed: set[int] = set()
         self.confirm_sent = False
@@ -458,7 +473,10 @@ class Session:
         finally:
             self.hub.report_to(None)
         self.stopping = True
-        await self._close()
+        if self.keep_links and outcome.result != "desync":
+            self.journal.close()
+        else:
+            await self._close()
         return outcome
 
     async def _dial_loop(self, seat: int) -> None:
@@ -605,6 +623,11 @@ class Session:
                     self._phase_message(seat, msg)
                     self._progress_phase()
                     return
+                if t in BETWEEN_GAMES and self.keep_links and len(self.later) < self.info.players:
+                    # For the evening's next game: a peer whose game ended before ours says
+                    # yes before we are done (one a seat; the rematch refuses a second).
+                    self.later.append(item)
+                    return
                 if t == "sync" and self.phase == "host" and ls.started and not ls.synced[seat]:
                     self.hub.send(seat, make("start"))  # a joiner that missed it on a lost link
                 ls.on_message(seat, msg, now)
@@ -690,12 +713,7 @@ class Session:
             pass
         finally:
             self.journal.close()
-        links = list(self.hub.links.values())
-        for link in links:
-            link.close("the game is over")
-        with trio.move_on_after(Link.CLOSE_GRACE + 0.5):
-            for link in links:
-                await _wait_closed(link)
+        await self.hub.close_all("the game is over")
 
 
 async def _wait_closed(link: Link) -> None:

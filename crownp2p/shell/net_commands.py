@@ -168,8 +168,8 @@ class Printer:
         """Time the game by its events (the protocol keeps no clock)."""
         from ..net.events import Ended, Started
 
-        if isinstance(event, Started) and self.started_at is None:
-            self.started_at = time.monotonic()
+        if isinstance(event, Started) and (self.started_at is None or self.ended_at is not None):
+            self.started_at, self.ended_at = time.monotonic(), None  # (the evening's next game)
         elif isinstance(event, Ended) and self.ended_at is None:
             self.ended_at = time.monotonic()
 
@@ -348,8 +348,9 @@ def _run_shell(
     box: dict[str, Any],
     kwargs: dict[str, Any],
 ) -> int:
-    """The service under trio as a guest of the shell's asyncio loop (net_table.run_shell)."""
-    from .net_table import run_shell
+    """The service under trio as a guest of the shell's asyncio loop (net_table.run_shell).
+    The person's `again` answers whether to play another game on the same links."""
+    from .net_table import PersonsAnswer, run_shell
     from .render import can_unicode
     from .terminal import internal_error
 
@@ -362,7 +363,9 @@ def _run_shell(
             printer.stamp(event)
             on_event(event)
 
-        return service(**kwargs, session_ready=ready, on_event=heard)
+        return service(**kwargs, session_ready=ready, on_event=heard, again=answer)
+
+    answer = PersonsAnswer()
 
     handlers = [h for h in log.handlers if getattr(h, "_crownp2p", False)]
     shown: list[Any] = []  # the open table, while the shell is up
@@ -386,6 +389,7 @@ def _run_shell(
             bell=not args.quiet,
             on_table=shown.append,
             full_screen=not args.plain,
+            answer=answer,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
         log.debug("internal error", exc_info=True)
@@ -504,6 +508,7 @@ def host_command(args: argparse.Namespace) -> int:
 def join_command(args: argparse.Namespace) -> int:
     from ..net import crypto
     from ..net.deciders import LateBot
+    from ..net.rematch import always
     from ..net.seating import address_of, join_game
     from .lan_tables import ask_code, choose_table, describe
 
@@ -541,6 +546,8 @@ def join_command(args: argparse.Namespace) -> int:
         timeouts=_timeouts(args),
         test_seed=args.test_seed,
         extra={"bot": args.bot, "seed": seed},
+        # a bot seat says yes to every game the table offers (a person: `again`)
+        **({} if human else {"again": always}),
     )
 
 

@@ -33,9 +33,12 @@ from ..net.events import (
     Asked,
     Chat,
     Ended,
+    EveningOver,
     Heard,
     LinkChanged,
+    Outcome,
     PeerError,
+    Score,
     StepApplied,
     Watching,
 )
@@ -45,9 +48,29 @@ from .commands import BOARD, HELP, HINT, LOG, MOVES, RULES, SAVE, SAVE_OVER
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 
-__all__ = ["NET_COMMANDS", "NetDriver", "net_table", "run_shell"]
+__all__ = ["NET_COMMANDS", "NetDriver", "PersonsAnswer", "net_table", "run_shell"]
 
 LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player leaves
+
+
+class PersonsAnswer:
+    """The person's answer when a game ends, "another?" (net/rematch.py's ``again``): `again`
+    says yes, leaving says no. Awaited in the trio run; :meth:`give` is called in it too (the
+    shell reaches it through the run's token)."""
+
+    def __init__(self) -> None:
+        self._said: bool | None = None
+        self._given = trio.Event()
+
+    async def __call__(self, outcome: Outcome) -> bool:
+        await self._given.wait()
+        said, self._said, self._given = bool(self._said), None, trio.Event()
+        return said
+
+    def give(self, yes: bool) -> None:
+        if self._said is None:
+            self._said = yes
+            self._given.set()
 
 
 class NetDriver:
@@ -63,16 +86,12 @@ class NetDriver:
         *,
         token: trio.lowlevel.TrioToken | None = None,
         bell: bool = True,
+        answer: PersonsAnswer | None = None,
     ) -> None:
-        names = session.names
-        self.seat: int = session.seat
-        self.who = {
-            s: ("you" if s == self.seat else (names[s] if s < len(names) else f"seat {s}"))
-            for s in session.game.rules.seating.seats
-        }
         self.commands = NET_COMMANDS
-        self.session = session
-        self.names = names
+        self.answer = answer  # None: this table plays one game
+        self.asked_again = False  # the person said `again`: the next game is on its way
+        self._follow(session)
         self.token = token or trio.lowlevel.current_trio_token()
         self.pending = False  # our decision is on its way to the session
         self.stopped = False  # the session has returned
@@ -82,6 +101,28 @@ class NetDriver:
         # The decision clock as the session last told it, and when (the toolbar is drawn
         # outside trio, so it counts down from here).
         self._clock: tuple[tuple[int, float] | None, float] = (None, 0.0)
+
+    def _follow(self, session: SessionView) -> None:
+        names = session.names
+        self.seat: int = session.seat
+        self.who = {
+            s: ("you" if s == self.seat else (names[s] if s < len(names) else f"seat {s}"))
+            for s in session.game.rules.seating.seats
+        }
+        self.session = session
+        self.names = names
+
+    def next_game(self, session: SessionView) -> None:
+        """The evening's next game, on the same links: the table follows it from its start."""
+        self._follow(session)
+        self.pending = self.asked_again = False
+        self._turn_told = 0
+        table = self.table
+        table.seat, table.who = self.seat, self.who
+        table.saved = False
+        table.follow(self.game)
+        first = self.names[0] if self.seat != 0 else "you"
+        table.tell([f"The next game begins: you are seat {self.seat}; {first} moves first."])
 
     @property
     def table(self) -> Table:
@@ -142,6 +183,12 @@ class NetDriver:
                 if not self.game.over:  # a natural end is told with the last move's news
                     lines.append(f"The game is over: {outcome.reason}.")
                     lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
+                if self.answer is not None:
+                    lines.append("`again` offers the table another game.")
+            case Score():
+                lines.append(event.line())
+            case EveningOver(reason=reason):
+                lines.append(f"No next game: {reason}.")
             case Heard(name=name, text=text):  # a spectator's chat
                 lines.append(f"[{name}, watching] {text}")
             case Watching(name=name, here=here):
@@ -201,10 +248,24 @@ class NetDriver:
         self._call(self.session.chat, text)
         return Reply([f"[you] {text}"])
 
+    def again(self) -> Reply:
+        """Say yes to another game at this table, once this one is over."""
+        if self.answer is None or self.stopped:
+            return Reply(["This table plays no more games."])
+        if self.session.outcome is None:
+            return Reply(["The game is still on: `again` offers another once it is over."])
+        if self.asked_again:
+            return Reply(["You said yes: waiting for the others."])
+        self.asked_again = self._call(self.answer.give, True)
+        return Reply(["You want another game: waiting for the others to say yes."])
+
     def leave(self) -> None:
-        """The session resigns for us if the game is still on."""
+        """The session resigns for us if the game is still on; a table between two games
+        hears our no."""
         if not self.stopped:
             self._call(self.session.leave, "")
+            if self.answer is not None:
+                self._call(self.answer.give, False)
 
     def _call(self, fn: Callable[..., Any], *args: Any) -> bool:
         """Call ``fn(*args)`` in the trio run; False if the run has finished."""
@@ -234,9 +295,11 @@ def net_table(
     token: trio.lowlevel.TrioToken | None = None,
     unicode: bool = True,
     bell: bool = True,
+    answer: PersonsAnswer | None = None,
 ) -> Table:
-    """The person's table at ``session``'s game (``bell``: ring when our turn begins)."""
-    return Table(NetDriver(session, token=token, bell=bell), unicode=unicode)
+    """The person's table at ``session``'s game (``bell``: ring when our turn begins;
+    ``answer``: the person's to `again`, at a table that may play another game)."""
+    return Table(NetDriver(session, token=token, bell=bell, answer=answer), unicode=unicode)
 
 
 def _driver(table: Table) -> NetDriver:
@@ -249,13 +312,18 @@ def _chat(table: Table, args: list[str]) -> Reply:
     return _driver(table).chat(" ".join(args))
 
 
+def _again(table: Table, args: list[str]) -> Reply:
+    return _driver(table).again()
+
+
 def _quit(table: Table, args: list[str]) -> Reply:
     return Reply(quit=True)  # the terminal asks first (leaving resigns)
 
 
 CHAT = ShellCommand("chat", "chat TEXT", "say something to everyone at the table", _chat)
 QUIT = ShellCommand("quit", "quit", "leave the table (resigns a game still on)", _quit, ("exit",))
-NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, HINT, SAVE, SAVE_OVER, QUIT, CHAT)
+AGAIN = ShellCommand("again", "again", "once the game is over: play another at this table", _again)
+NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, HINT, SAVE, SAVE_OVER, QUIT, CHAT, AGAIN)
 
 
 # ====================================================================== the bridge
@@ -286,13 +354,16 @@ def run_shell(
     before_prompt: Callable[[Any], None] | None = None,
     on_table: Callable[[Table], None] | None = None,
     full_screen: bool = False,
+    answer: PersonsAnswer | None = None,
 ) -> tuple[Any, Table | None]:
     """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
     asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
     gets the events (a host's "joined", a joiner's "seated"). Returns trio's outcome of the
     service (``.unwrap()`` gives its result or raises its error) and the table, if any;
     ``on_table(table)`` is called as the table opens; ``bell``: ring the terminal's bell
-    when our turn begins; ``full_screen``: the layout that stays put, else the line mode."""
+    when our turn begins; ``full_screen``: the layout that stays put, else the line mode;
+    ``answer``: the person's to `again` (the service's ``again``), at a table that may play
+    another game, whose next session the same table follows."""
     from prompt_toolkit.application import create_app_session
 
     app_session = (
@@ -302,7 +373,7 @@ def run_shell(
     )
     with app_session:
         return asyncio.run(
-            _bridge(start, on_event, unicode, bell, before_prompt, on_table, full_screen)
+            _bridge(start, on_event, unicode, bell, before_prompt, on_table, full_screen, answer)
         )
 
 
@@ -314,6 +385,7 @@ async def _bridge(
     before_prompt: Any,
     on_table: Callable[[Table], None] | None,
     full_screen: bool,
+    answer: PersonsAnswer | None,
 ) -> tuple[Any, Table | None]:
     from .terminal import _terminal
 
@@ -324,7 +396,10 @@ async def _bridge(
     box: dict[str, Any] = {}
 
     def session_ready(session: SessionView) -> None:
-        table = net_table(session, unicode=unicode, bell=bell)
+        if "table" in box:  # the evening's next game
+            _driver(box["table"]).next_game(session)
+            return
+        table = net_table(session, unicode=unicode, bell=bell, answer=answer)
         table.schedule = loop.call_soon
         box["table"] = table
         if on_table is not None:

@@ -55,6 +55,14 @@ VALID = {
     "chat": dict(text="hi"),
     "ping": {},
     "leave": dict(text=""),
+    "again": dict(commit=b"c" * 32),
+    "next": dict(
+        game_id=b"h" * 16,
+        statics=[b"e" * 32, b"d" * 32],
+        nonces=[b"n" * 32, b"m" * 32],
+        setup={"piles": []},
+        start_hash=H,
+    ),
 }
 
 
@@ -161,6 +169,8 @@ def test_every_message_type_has_a_handler_and_a_line_in_the_protocol_document() 
 
     from crownp2p.net.gallery import Gallery
     from crownp2p.net.lockstep import Lockstep
+    from crownp2p.net.messages import BETWEEN_GAMES
+    from crownp2p.net.rematch import Rematch
     from crownp2p.net.watching import Spectator
 
     doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -184,6 +194,8 @@ def test_every_message_type_has_a_handler_and_a_line_in_the_protocol_document() 
         assert f"`{kind}" in doc, kind
         if kind in to_spectators:
             assert callable(getattr(Spectator, f"_on_{kind}", None)), kind
+        elif kind in BETWEEN_GAMES:
+            assert callable(getattr(Rematch, f"_on_{kind}", None)), kind
         elif kind not in before_the_game and kind != "ping":  # ping: the link answers it
             assert callable(getattr(Lockstep, f"_on_{kind}", None)), kind
     for kind in ("chat", "decision", "leave", "error"):  # what a spectator may send, or tries

@@ -216,3 +216,23 @@ async def test_a_flooding_spectator_is_cut_off_and_the_game_goes_on(rules2: Rule
     assert [a["code"] for a in answers] == ["slow-down", "spectator", "spectator", "spectator"]
     assert Watching("mallory", False) in heard  # cut off at the 4th refusal
     same_as_one_process(table)
+
+
+def test_the_gallery_starts_each_game_of_an_evening_afresh(rules2: Rules) -> None:
+    """After a game ends (its spectators told so), the next game of the evening (a rematch on
+    the same links) is shown afresh: no farewell waiting for a new spectator, no old log."""
+    from crownp2p.core.game import Game
+    from crownp2p.net.events import Ended, Outcome, Started, StepApplied
+    from crownp2p.net.gallery import Gallery
+
+    gallery = Gallery(2, 2, FAST, None)
+    gallery.seat_names = ["ann", "bob"]
+    first = Game(rules2)
+    gallery.observe(Started(), first, 0)
+    gallery.observe(StepApplied(None, ("blue: King e1-e2",), None), first, 1)  # type: ignore[arg-type]
+    gallery.observe(Ended(Outcome("win", 0, 3, "h", 1, "blue won", 0)), first, 1)
+    assert gallery.farewell is not None and list(gallery.log) == ["blue: King e1-e2"]
+    second = Game(rules2)
+    gallery.observe(Started(), second, 0)
+    assert gallery.farewell is None and not gallery.log
+    assert gallery.scene is not None and gallery.scene["seq"] == 0
