@@ -12,19 +12,21 @@ alone (no queue behind it). No records are kept (with records, each step also wa
 fsync, about a millisecond here). Two figures per table size:
 
 * **applied by all**: from the moment the decider makes a decision to the moment the last other
-  peer is told (by its session's ``StepApplied`` event) that it has checked it against its legal
-  list, applied it and checked its state hash (one way: the processes share the system's
-  monotonic clock). Each peer's subscriber stamps the events it receives: the protocol itself
-  keeps no clock;
+  peer is told (by its session's ``StepApplied`` event) that it has checked it (the state hash
+  it was decided in against its own, the decision against its legal list) and applied it (one
+  way: the processes share the system's monotonic clock). The state hash *after* the step is
+  computed just after the event (it is needed only by the acknowledgement and the next
+  decision's check), so it is not in this figure but is in the next. Each peer's subscriber
+  stamps the events it receives: the protocol itself keeps no clock;
 * **acknowledged by all**: a full round trip, until the decider holds every peer's
-  acknowledgement (which each peer sends after applying and, with records, after fsync).
+  acknowledgement (which each peer sends after applying, hashing and, with records, fsync).
 
 With four peers on a two-core machine the three receivers share two cores, so the last one
 waits for the others' CPU time; the first peer's figure shows what one receiver costs. To show
 what this machine allows, each table size is followed by its floor, measured in the same run:
 64 bytes fanned out from one trio process to one or three others, each answering at once
 ("bare") or after as much busy work as a peer spends between reading a decision and having
-applied it (its legality check, the engine's apply and the state hash, timed on a replay),
+applied it (its legality check and the engine's apply, timed on a replay),
 and the most work per peer for which that fan-out alone stays within the goal.
 
 Both are compared with the median raw round trip (64 bytes there and back on one trio TCP
@@ -209,7 +211,8 @@ class PacedBot:
 
 def peer_work(rules: Any, record: Any, seat: int) -> dict[int, float]:
     """What a peer spends on each other seat's decision between reading and having applied it
-    (its legality check, the engine's apply and the state hash), timed on a replay."""
+    (its legality check and the engine's apply; the state hash comes after), timed on a
+    replay."""
     work: dict[int, float] = {}
     steps = record.steps
     for game, step in record.replay(rules, check=False):
@@ -219,7 +222,6 @@ def peer_work(rules: Any, record: Any, seat: int) -> dict[int, float]:
             start = time.perf_counter()
             peer.is_legal(decision)
             peer.apply(decision)
-            peer.state_hash()
             work[done + 1] = time.perf_counter() - start
     return work
 

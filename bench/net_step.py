@@ -8,8 +8,9 @@ timed where it runs (perf_counter around it, medians over the game):
 
 * sender: the offer until the decision frame is on the socket (the lockstep's checks, the
   encoding, sealing and the send); it applies its own decision after that;
-* receiver: reading, opening and checking the frame, then the lockstep's checks, the engine's
-  apply (which also finds the next position's legal decisions) and the state hash, and the
+* receiver: reading, opening and checking the frame, then the lockstep's checks and the
+  engine's apply (which also finds the next position's legal decisions), after which the step
+  is told (StepApplied); then the state hash with the acknowledgement queued (idle), and the
   acknowledgement's encoding, sealing and send.
 
 In one process the receiver also waits for the sender's own apply (one thread runs both), so
@@ -67,7 +68,7 @@ def instrument() -> None:
     timed(lockstep.Lockstep, "on_message", "receiver: lockstep + engine", is_decision)
     timed(Game, "apply", "  engine apply (+ next legal)")
     timed(Game, "state_hash", "  state hash")
-    timed(lockstep.Lockstep, "idle", "receiver: acks queued")
+    timed(lockstep.Lockstep, "idle", "receiver: hash + acks queued")
     timed(crypto, "seal", "either: seal")
     timed(link.Link, "send", "either: encode + seal + send")
     offered: list[float] = []

@@ -26,10 +26,11 @@ from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
 from crownp2p.net.deciders import LateBot
-from crownp2p.net.events import Chat, Ended, Seated, StepApplied
+from crownp2p.net.events import Chat, Ended, EveningOver, Seated, StepApplied
 from crownp2p.net.link import Timeouts
+from crownp2p.net.rematch import always
 from crownp2p.net.seating import host_game, join_game
-from crownp2p.shell.net_table import net_table
+from crownp2p.shell.net_table import PersonsAnswer, net_table
 from crownp2p.shell.render import plain
 from crownp2p.shell.reply import Reply
 from crownp2p.shell.table import Table
@@ -49,18 +50,28 @@ async def wait_until(condition: Any, what: str) -> None:
 
 
 async def seat_a_person(
-    nursery: trio.Nursery, seed: int, listen: Any, *, bell: bool = True, **host_options: Any
+    nursery: trio.Nursery,
+    seed: int,
+    listen: Any,
+    *,
+    bell: bool = True,
+    answer: PersonsAnswer | None = None,
+    **host_options: Any,
 ) -> tuple[Table, dict[str, Any]]:
     """Host a random bot and join it as a person; the person's table once it is our turn.
     ``listen`` gets every reply the terminal is told unprompted; the dict gets the host's
     session, what the host heard and the joiner's events, and, as they end, what the host's
-    and the joiner's table services returned."""
+    and the joiner's table services returned. With ``answer`` the person may play again
+    (`again`), and the same table follows the next game."""
     rules = standard_rules()
     tables: list[Table] = []
     results: dict[str, Any] = {"heard": [], "events": []}
 
     def seated(session: Any) -> None:
-        table = net_table(session, unicode=False, bell=bell)
+        if tables:  # the evening's next game
+            tables[0].driver.next_game(session)
+            return
+        table = net_table(session, unicode=False, bell=bell, answer=answer)
         table.listen(listen)
         tables.append(table)
 
@@ -80,7 +91,7 @@ async def seat_a_person(
             timeouts=FAST,
             test_seed=seed,
             on_event=results["heard"].append,
-            session_ready=lambda s: results.setdefault("host_session", s),
+            session_ready=lambda s: results.update(host_session=s),  # the latest game's
             task_status=task_status,
             **host_options,
         )
@@ -97,6 +108,7 @@ async def seat_a_person(
             test_seed=seed,
             on_event=on_event,
             session_ready=seated,
+            again=answer,
         )
 
     ready = await nursery.start(host)
@@ -194,6 +206,41 @@ async def test_a_peers_chat_and_resignation_are_told_to_the_person() -> None:
     assert table.status().startswith("The game is over: seat 0 (host) resigned")
     assert "game over" in "".join(text for _, text in table.toolbar())
     assert "The game is over" in "".join(text for _, text in table.screen(120))
+
+
+async def test_a_person_plays_again_on_the_same_table_and_then_leaves_the_evening() -> None:
+    lines: list[str] = []
+    with trio.fail_after(25):
+        async with trio.open_nursery() as nursery:
+            table, results = await seat_a_person(
+                nursery, 2, lambda r: lines.extend(r.lines), answer=PersonsAnswer(), again=always
+            )
+            assert table.handle("again").lines == [
+                "The game is still on: `again` offers another once it is over."
+            ]
+            first = table.record
+            results["host_session"].resign("one more?")
+            await wait_until(lambda: table.over, "the end")
+            await wait_until(lambda: "`again` offers the table another game." in lines, "offer")
+            assert "The evening so far (1 game): host 0, player 1." in lines
+            assert table.handle("again").lines == [
+                "You want another game: waiting for the others to say yes."
+            ]
+            await wait_until(lambda: table.record is not first, "the next game")
+            assert any(line.startswith("The next game begins: you are seat ") for line in lines)
+            assert not table.over
+            await wait_until(lambda: table.seat in (0, 1) and table.driver.session.started, "go")
+            results["host_session"].resign("last one")
+            await wait_until(lambda: table.over, "the second end")
+            table.leave()  # between games: no
+    # both return the second game's outcome (a resignation: their last states may differ by a
+    # chance step in flight)
+    assert results["join"].result == results["host"].result == "forfeit"
+    assert results["join"].reason == results["host"].reason
+    assert results["host"].reason.endswith(" (host) resigned: last one")
+    assert "The evening so far (2 games): host 0, player 2." in lines
+    host_heard = [e.reason for e in results["heard"] if isinstance(e, EveningOver)]
+    assert host_heard == ["player has left: player does not want another game"]
 
 
 async def test_a_short_clock_shows_in_the_toolbar_and_forfeits_a_silent_person() -> None:

@@ -32,14 +32,16 @@ def hashes(record):
     return [step.hash for step in record.steps]
 
 
-@pytest.mark.parametrize("bot", ["greedy", "random"])
-def test_a_resumed_game_goes_on_as_if_never_left(tmp_path, bot):
-    """Same bot, same seeds: after `save` and `--resume`, the bot's replies and the deals
-    are the ones the game would have had without the break."""
-    whole = solo_table(RULES, Setup(), seat=1, bot=bot, seed=23)
+@pytest.mark.parametrize(
+    "bot, think", [("greedy", None), ("random", None), ("easy", None), ("normal", 0.02)]
+)
+def test_a_resumed_game_goes_on_as_if_never_left(tmp_path, bot, think):
+    """Same bot (a level with its think budget too), same seeds: after `save` and `--resume`,
+    the bot's replies and the deals are the ones the game would have had without the break."""
+    whole = solo_table(RULES, Setup(), seat=1, bot=bot, seed=23, think=think)
     play_lines(whole, random.Random(5), 70)
 
-    first = solo_table(RULES, Setup(), seat=1, bot=bot, seed=23)
+    first = solo_table(RULES, Setup(), seat=1, bot=bot, seed=23, think=think)
     rng = random.Random(5)
     play_lines(first, rng, 30)
     path = tmp_path / "half way.jsonl"

@@ -161,7 +161,7 @@ class Game(Mechanics):
         game._run()
         return game
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (:func:`snapshot.view`), with the prompt, and the legal
         decisions when they are its own."""
         seen = snapshot.view(self, self.rules, seat)

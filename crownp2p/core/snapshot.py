@@ -127,10 +127,11 @@ def load(g: GameState, rules: Rules, data: dict[str, Any]) -> None:
     g.packs = {name: from_plain(kind, packs.get(name, {})) for name, kind in rules.states.items()}
 
 
-def view(g: GameState, rules: Rules, seat: int) -> dict[str, Any]:
+def view(g: GameState, rules: Rules, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may see: its own hand (and allies' if the rules allow), every other hand
     only as a count, deck sizes but not their order, and everything public. (The engine adds
-    the prompt and, for the seat to decide, the legal decisions: ``Game.view``.)
+    the prompt and, for the seat to decide, the legal decisions: ``Game.view``.) With ``seat``
+    None it is the public view, a spectator's: every hand only as a count, no glimpse.
 
     ``unseen`` lists, sorted, the cards of a player's deck and of a hand the seat does not see:
     public by counting, since every gain, trash and discard is seen by all and drawing only
@@ -138,7 +139,7 @@ def view(g: GameState, rules: Rules, seat: int) -> dict[str, Any]:
     full = to_json(g)
     players = []
     for other, p in enumerate(full["players"]):
-        sees_hand = rules.sees_hand(seat, other)
+        sees_hand = seat is not None and rules.sees_hand(seat, other)
         entry: dict[str, Any] = {
             "deck": len(p["deck"]),
             "hand_size": len(p["hand"]),

@@ -13,6 +13,7 @@ the session) and returning the game's ``events.Outcome``. Underneath, one module
 * ``events`` — what the lockstep and the seating tell whoever follows the game;
 * ``session`` — the links of one peer and the session that drives its Lockstep;
 * ``journal`` — the record and session files, fsync'd before anything depends on them;
+* ``discovery`` — a table's UDP beacon on the LAN, and the bounded list a listener keeps;
 * ``proof`` — checking that a record's seeds came from its commit-reveal rounds;
 * ``local`` — the same game in one process, for tests and benchmarks.
 """

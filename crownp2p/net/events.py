@@ -4,9 +4,11 @@ The :class:`~.lockstep.Lockstep` emits the game's events (:class:`Started`,
 :class:`StepApplied`, :class:`Asked`, :class:`Chat`, :class:`LinkChanged`, :class:`PeerError`,
 :class:`Ended`);
 the services in ``seating`` add the seating's own (:class:`Waiting`, :class:`LobbyChanged`,
-:class:`Seated`, :class:`Joined`, :class:`Left`). A follower reads them with ``match`` or
-``isinstance``; none of them is a callback into the protocol, and none carries a clock: a
-benchmark that wants times stamps the events as it receives them.
+:class:`Seated`, :class:`Joined`, :class:`Left`); the host's gallery and a spectator's side
+theirs (:class:`Watching`, :class:`Heard`, :class:`Scene`, :class:`News`); and an evening of
+several games its own (:class:`Score`, :class:`EveningOver`). A follower reads them with
+``match`` or ``isinstance``; none of them is a callback into the protocol, and none carries a
+clock: a benchmark that wants times stamps the events as it receives them.
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ class Started:
 @dataclass(frozen=True)
 class StepApplied:
     """``step`` (anyone's: ours, a peer's, chance's) was applied. ``news`` are the log lines
-    it added; ``where`` says where it was decided (the game may have moved on since)."""
+    it added; ``where`` says where it was decided (the game may have moved on since). The
+    step's ``hash`` may still be empty: the lockstep hashes after telling (Lockstep.settle)."""
 
     step: Step
     news: tuple[str, ...]
@@ -162,6 +165,66 @@ class Left:
     name: str
 
 
+# ---------------------------------------------------------------------- spectators' events
+
+
+@dataclass(frozen=True)
+class Watching:
+    """A spectator called ``name`` came to watch (``here``) or went (the host's news)."""
+
+    name: str
+    here: bool
+
+
+@dataclass(frozen=True)
+class Heard:
+    """``name`` said ``text`` in chat: a spectator (at the host), or anyone (to a spectator)."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The public view of the game after step ``seq`` (what a spectator is shown), and the
+    players' names in seat order."""
+
+    seq: int
+    view: dict[str, Any]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class News:
+    """Public log lines of the game, in order (what a spectator reads)."""
+
+    lines: tuple[str, ...]
+
+
+# ---------------------------------------------------------------------- an evening's events
+
+
+@dataclass(frozen=True)
+class Score:
+    """The evening so far: ``games`` played and each player's wins, by name, in the order of
+    the first table's seats."""
+
+    games: int
+    wins: tuple[tuple[str, int], ...]
+
+    def line(self) -> str:
+        each = ", ".join(f"{name} {won}" for name, won in self.wins)
+        played = "1 game" if self.games == 1 else f"{self.games} games"
+        return f"The evening so far ({played}): {each}."
+
+
+@dataclass(frozen=True)
+class EveningOver:
+    """No next game: ``reason`` says why, in one sentence."""
+
+    reason: str
+
+
 Event = (
     Started
     | StepApplied
@@ -175,4 +238,10 @@ Event = (
     | Seated
     | Joined
     | Left
+    | Watching
+    | Heard
+    | Scene
+    | News
+    | Score
+    | EveningOver
 )

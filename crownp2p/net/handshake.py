@@ -5,7 +5,8 @@ Two kinds of connection (docs/protocol.md, "Joining a table"):
 * **join** — a new player dials the host. SPAKE2 over the join code gives both a key only if
   both hold the same code; a Noise XNpsk0 handshake keyed by it seals the link and proves the
   joiner holds the static key it brings. A stranger with a wrong code gets one refusal per try
-  and nothing it could test a guess against.
+  and nothing it could test a guess against. A spectator joins the same way, opening with
+  ``watch`` rather than ``join`` and naming itself with ``spectator`` rather than ``player``.
 * **peer** — a seated player dials another (the mesh, and every reconnect): a Noise KK
   handshake with both seats' static keys from the table, so a link is bound to one seat for good
   and nobody else, the host included, can pose as either end.
@@ -117,21 +118,24 @@ async def check_versions(framed: FramedStream, hello: dict[str, Any], packs: Pac
         raise await _refuse(framed, "packs", f"the variant packs differ ({diff})")
 
 
+OPENINGS = ("join", "watch", "peer")  # what an incoming connection may open with
+
+
 async def first_message(framed: FramedStream, timeout: float) -> dict[str, Any]:
-    """The opening message of an incoming connection: ``join`` or ``peer``, of our protocol."""
+    """The opening message of an incoming connection (one of OPENINGS), of our protocol."""
     try:
         with trio.fail_after(timeout):
             raw = await framed.receive_raw()
-        if raw.get("t") in ("join", "peer"):
+        if raw.get("t") in OPENINGS:
             await check_protocol(framed, raw)
         msg = validate(raw)
     except trio.TooSlowError:
         raise PeerTimeout(f"{framed.peer} said nothing within {timeout:g} s") from None
     except ProtocolError as err:
         raise await _refuse(framed, err.code, str(err)) from None
-    if msg["t"] not in ("join", "peer"):
+    if msg["t"] not in OPENINGS:
         raise await _refuse(
-            framed, "unexpected", f"a connection must open with join or peer, not {msg['t']}"
+            framed, "unexpected", f"a connection must open with join, watch or peer, not {msg['t']}"
         )
     return msg
 
@@ -173,11 +177,39 @@ async def join_dial(
     by its key, whose last message proves our static key; our name, port and commitment to the
     seating draw go only through the sealed link. A joiner cut off before its table dials again
     with its ``static`` key (and the same commitment), by which the host knows its place."""
+    static = static or crypto.new_static()
+    player = make("player", name=name, listen=listen_port, commit=commit)
+    welcome = await _dial_sealed(framed, "join", player, code, packs, timeout, static)
+    return Admitted(welcome["players"], static)
+
+
+async def watch_dial(
+    framed: FramedStream, *, code: str, name: str, packs: Packs, timeout: float
+) -> int:
+    """A spectator's side of the join handshake (``watch`` for ``join``, ``spectator`` for
+    ``player``): the table's number of players, once the host has taken it in."""
+    spectator = make("spectator", name=name)
+    welcome = await _dial_sealed(framed, "watch", spectator, code, packs, timeout)
+    players: int = welcome["players"]
+    return players
+
+
+async def _dial_sealed(
+    framed: FramedStream,
+    opening: str,
+    first: dict[str, Any],
+    code: str,
+    packs: Packs,
+    timeout: float,
+    static: bytes | None = None,
+) -> dict[str, Any]:
+    """Open with ``opening`` (join or watch), key the link by the code, send ``first`` sealed
+    and return the host's ``welcome``."""
     pake = crypto.pake(code, host=False)
     static = static or crypto.new_static()
     try:
         hello = make(
-            "join",
+            opening,
             proto=PROTOCOL_VERSION,
             engine=ENGINE,
             packs=packs_list(packs),
@@ -205,7 +237,7 @@ async def join_dial(
             ) from None
         await _send(framed, make("noise", msg=bytes(noise.write_message())), timeout)
         framed.seal_with(noise)
-        await _send(framed, make("player", name=name, listen=listen_port, commit=commit), timeout)
+        await _send(framed, first, timeout)
         welcome = await _receive(framed, timeout, "welcome")
     except HandshakeError as err:
         if err.code == "bad-code":
@@ -217,7 +249,7 @@ async def join_dial(
         raise HandshakeError(
             "closed", f"the host closed the connection while joining ({err})"
         ) from None
-    return Admitted(welcome["players"], static)
+    return welcome
 
 
 async def join_accept(
@@ -228,6 +260,29 @@ async def join_accept(
     if not, it learns nothing from us but the refusal. Its third carries its static key, which
     opens only if it holds the private half. The caller then seats the joiner and sends
     ``welcome``, sealed."""
+    static, player = await _accept_sealed(framed, hello, code, packs, timeout, "player")
+    return Player(player["name"], player["listen"], static, player["commit"])
+
+
+async def watch_accept(
+    framed: FramedStream, hello: dict[str, Any], *, code: str, packs: Packs, timeout: float
+) -> str:
+    """The host's side of a spectator's join (after its ``watch``): its name. The caller then
+    takes it into the gallery and sends ``welcome``, sealed."""
+    _static, spectator = await _accept_sealed(framed, hello, code, packs, timeout, "spectator")
+    name: str = spectator["name"]
+    return name
+
+
+async def _accept_sealed(
+    framed: FramedStream,
+    hello: dict[str, Any],
+    code: str,
+    packs: Packs,
+    timeout: float,
+    sealed: str,
+) -> tuple[bytes, dict[str, Any]]:
+    """The joiner's static key, proven, and its first sealed message (of type ``sealed``)."""
     await check_versions(framed, hello, packs)
     hello_body = framed.last_body
     pake = crypto.pake(code, host=True)
@@ -253,10 +308,10 @@ async def join_accept(
                 framed, "bad-key", "the joiner could not prove it holds its key"
             ) from None
         framed.seal_with(noise)
-        player = await _receive(framed, timeout, "player")
+        message = await _receive(framed, timeout, sealed)
     except ConnectionLost as err:
         raise HandshakeError("closed", str(err)) from None
-    return Player(player["name"], player["listen"], static, player["commit"])
+    return static, message
 
 
 # ====================================================================== peer

@@ -100,7 +100,8 @@ class Journal:
         self._dirty = True
 
     def step(self, step: Step) -> None:
-        self._line(self._record, step.to_json())
+        if self._record is not None:  # no record: not even the line is made
+            self._line(self._record, step.to_json())
 
     def nonce(self, round_: int, nonce: bytes) -> None:
         self._line(self._session, {"round": round_, "nonce": nonce.hex()})

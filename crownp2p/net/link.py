@@ -207,9 +207,11 @@ class Link:
         seat: int,
         sink: LinkSink,
         timeouts: Timeouts,
+        who: str = "",
     ) -> None:
         self.framed = framed
         self.seat = seat
+        self.who = who or f"seat {seat}"  # in log lines: a seat, or a spectator by name
         self.sink = sink
         self.timeouts = timeouts
         self._raw: socket.socket | None = None
@@ -248,7 +250,7 @@ class Link:
             data = data[sent:]
         if self._queued + len(data) > MAX_QUEUED:
             # Buffering for a peer that does not read would cost us, not it: drop it.
-            self.close(f"seat {self.seat} stopped reading ({MAX_QUEUED >> 20} MB waited for it)")
+            self.close(f"{self.who} stopped reading ({MAX_QUEUED >> 20} MB waited for it)")
             return
         self._queued += len(data)
         self._out_send.send_nowait(data)
@@ -312,9 +314,7 @@ class Link:
                     self._read_scope = None
             if scope.cancelled_caught:
                 if not self.closed:
-                    self.reason = (
-                        f"nothing heard from seat {self.seat} for {self.timeouts.idle:g} s"
-                    )
+                    self.reason = f"nothing heard from {self.who} for {self.timeouts.idle:g} s"
                     log.warning("%s", self.reason)
                 return
             self._deliver(raw)
@@ -345,17 +345,17 @@ class Link:
             return False
         if self._refusals > REFUSALS_PER_LINK:
             self.close(
-                f"seat {self.seat} sent more than {REFUSALS_PER_LINK} messages we refuse "
+                f"{self.who} sent more than {REFUSALS_PER_LINK} messages we refuse "
                 f"(the last: {code})"
             )
             log.warning("%s", self.reason)
             return False
-        log.warning("seat %d: %s [%s]", self.seat, text, code)
+        log.warning("%s: %s [%s]", self.who, text, code)
         self.send(make("error", code=code, text=text[:500]))
         return True
 
     def _refuse(self, err: ProtocolError) -> None:
-        log.warning("seat %d: %s [%s]; disconnecting", self.seat, err, err.code)
+        log.warning("%s: %s [%s]; disconnecting", self.who, err, err.code)
         self.reason = str(err)
         self.send(make("error", code=err.code, text=str(err)[:500]))
         self.close(str(err))

@@ -2,9 +2,10 @@
 
 The driver (session.py) feeds it what happens — a validated message from a seat, a link going up
 or down, our own decision, the passing of time — and after each call takes the messages it
-wants sent (:meth:`Lockstep.take_outbox`) once the journal has been synced, and the events that
-say what happened (:meth:`Lockstep.take_events`, see events.py). All checks of what a peer sends
-live here, so they can be tested without sockets:
+wants sent (:meth:`Lockstep.take_outbox`) once the newest step is hashed
+(:meth:`Lockstep.settle`) and the journal has been synced, and the events that say what
+happened (:meth:`Lockstep.take_events`, see events.py). All checks of what a peer sends live
+here, so they can be tested without sockets:
 
 * only the seat the game prompts may send the decision numbered ``seq``; the state hash it
   carries (of the state it was decided in) must equal ours, and it must be in our own legal
@@ -22,7 +23,11 @@ The game itself moves on core's :class:`~crownp2p.core.play.Play`, like every ot
 remote seat's decider answers with the decision that arrived for the next seq (once it passed
 the checks above), the chance decider with the seed of a commit-reveal round once every reveal
 is in, and our own seat's with the decision handed to :meth:`Lockstep.decide`. Until one of
-them has its answer, play waits; every step goes through :meth:`Play.apply` and the record.
+them has its answer, play waits; every step goes through :meth:`Play.apply` into the record.
+
+The state hash after a step is left for later (:meth:`Lockstep.settle`): the driver tells the
+step first, so the step's news does not wait for a fifth of a step's work. It is computed before
+anything depends on it — the next step, a hash read or compared, the journal, a message leaving.
 """
 
 from __future__ import annotations
@@ -130,13 +135,15 @@ class Lockstep:
         self._now = 0.0  # the time of the call that plays on (for the rounds' deadlines)
         self._logged = len(game.log)  # log lines already told with a step
         self._where = game.moment()
+        self._unhashed: Step | None = None  # the newest step, until settle() hashes it
         # A peer's seat answers with its decision for the next seq once it has arrived and
         # passed every check; ours with what decide() was handed; chance with the
         # commit-reveal round's seed once every reveal is in. None until then.
         deciders: dict[int, Decider] = {s: _Answers(self._received) for s in self.peers}
         deciders[seat] = _Answers(lambda _: self._our_own())
         deciders[CHANCE] = _Answers(lambda _: self._chance_seed())
-        self.play = Play(game, deciders, record=record, max_turns=max_turns, observers=[self])
+        # Without a record, Play does not hash: observe() records each step, settle() hashes it.
+        self.play = Play(game, deciders, max_turns=max_turns, observers=[self])
 
     # ================================================================ reading the state
 
@@ -145,7 +152,11 @@ class Lockstep:
         return len(self.record.steps)
 
     def hash_at(self, seq: int) -> str:
-        return self.record.start_hash if seq == 0 else self.record.steps[seq - 1].hash
+        if seq == 0:
+            return self.record.start_hash
+        if seq == self.applied:
+            self.settle()
+        return self.record.steps[seq - 1].hash
 
     def seat_name(self, seat: int) -> str:
         name = self.names[seat] if seat < len(self.names) else ""
@@ -172,7 +183,7 @@ class Lockstep:
         return self.clock_for[0], self.clock_started + self.clock - now
 
     def take_outbox(self) -> list[tuple[int | None, dict[str, Any]]]:
-        """The messages to send now; call only after ``journal.sync()``."""
+        """The messages to send now; call only after :meth:`settle` and ``journal.sync()``."""
         out, self.outbox = self.outbox, []
         return out
 
@@ -262,6 +273,8 @@ class Lockstep:
         self._start_clock(waiting, now)
         if self._judge_absent(now):
             return
+        if self.play.finished and self._over():
+            return  # the last step's hash differs from a peer's
         if self.game.over:
             self._natural_end()
         elif self.play.finished:
@@ -272,27 +285,40 @@ class Lockstep:
             self.my_turn = True
             self.events.append(Asked(self.applied + 1))
 
-    def observe(self, game: Game, step: Step) -> None:
-        """Play applied ``step``: keep it, tell it, and compare the hashes that waited for it."""
+    def observe(self, game: Game, played: Step) -> None:
+        """Play applied a step: record it and tell it; :meth:`settle` hashes it."""
+        step = Step(self.applied + 1, played.seat, played.decision, "")
+        self.record.steps.append(step)
+        self._unhashed = step
         if step.seat == CHANCE:
             self.chance_seqs.append(step.seq)
             step.proof, self.settled = self.settled, None  # the record proves the seed
         elif step.seat != self.me:
             self.acked[step.seat] = max(self.acked[step.seat], step.seq)  # it is on its disk
-        self.journal.step(step)
         news = tuple(game.log[self._logged :])
         self._logged = len(game.log)
         self.events.append(StepApplied(step, news, self._where))
+        if step.seat == CHANCE:
+            self._send_ack()  # at once: a chance step's hash is compared before anything after it
+
+    def settle(self) -> None:
+        """Hash the state after the newest step, journal the step and compare the hashes that
+        waited for it (see the module: observe leaves this for later)."""
+        step, self._unhashed = self._unhashed, None
+        if step is None:
+            return
+        step.hash = self.game.state_hash()
+        self.journal.step(step)
         for seat, h in self.pending_hashes.pop(step.seq, {}).items():
             if h != step.hash:
                 self._desync(step.seq, seat)
-        if step.seat == CHANCE:
-            self._send_ack()  # at once: a chance step's hash is compared before anything after it
 
     # ---------------------------------------------------------------- the seats' deciders
 
     def _answer(self, decision: Decision) -> Decision:
-        """``decision`` is about to be applied: note where it was decided, for its event."""
+        """``decision`` is about to be applied: hash the state it leaves, and note where it was
+        decided, for its event."""
+        self.settle()
         self._where = self.game.moment()
         return decision
 
@@ -398,6 +424,7 @@ class Lockstep:
         decided something since our last word to it, and once a turn to everyone."""
         if not self.started:
             return
+        self.settle()
         everyone = self.game.turn != self.ack_turn
         top = self.applied
         for dest in self.peers:
@@ -431,6 +458,12 @@ class Lockstep:
 
     def _playing(self) -> bool:
         return self.outcome is None
+
+    def _over(self) -> bool:
+        """Whether the game has ended, once the newest step's hash is compared: a difference
+        there ends it first, as it would have had the step been hashed when applied."""
+        self.settle()
+        return self.outcome is not None
 
     def _on_error(self, seat: int, msg: dict[str, Any], now: float) -> None:
         log.warning("%s reports: %s [%s]", self.seat_name(seat), msg["text"], msg["code"])
@@ -604,7 +637,7 @@ class Lockstep:
                 "an end is only a seat's own resignation",
             )
             return
-        if self.outcome is None:
+        if not self._over():
             self._conclude_forfeit(seat, msg["text"] or f"{self.seat_name(seat)} resigned")
 
     def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
@@ -619,6 +652,7 @@ class Lockstep:
     def _on_desync(self, seat: int, msg: dict[str, Any], now: float) -> None:
         # A claim is checked against the hashes we hold: it ends the game only if a step it
         # names differs from ours (a peer whose state differs from ours finds such a step).
+        self.settle()
         differs = [
             q for q, h in sorted(msg["hashes"]) if q <= self.applied and self.hash_at(q) != h
         ]
@@ -641,7 +675,7 @@ class Lockstep:
     # ================================================================ time
 
     def on_tick(self, now: float) -> None:
-        if self.outcome is not None or self._judge_absent(now):
+        if self._over() or self._judge_absent(now):
             return
         due = self._decision_due()
         if due is not None and now >= due and self.clock_for is not None:
@@ -747,7 +781,7 @@ class Lockstep:
 
     def _resign(self, code: str, reason: str) -> None:
         """Our own seat loses (we resign, or our clock ran out): we tell every peer."""
-        if self.outcome is not None:
+        if self._over():
             return
         self._conclude_forfeit(self.me, reason)
         self._send(None, "end", seat=self.me, code=code, text=reason[:500])
@@ -763,7 +797,7 @@ class Lockstep:
 
     def abort(self, reason: str) -> Outcome:
         """End the game without a result (the table did not start, the user left early)."""
-        if self.outcome is None:
+        if not self._over():
             self._conclude("aborted", None, reason)
         assert self.outcome is not None
         return self.outcome
@@ -802,7 +836,7 @@ class Lockstep:
         """``seat`` broke the rules of the protocol or let a window pass: the game ends as its
         forfeit, for us. Only ``seat`` is told (an error): every other peer judges from what
         it received itself."""
-        if self.outcome is not None:
+        if self._over():
             return
         self._error(seat, code, text)
         self._conclude_forfeit(seat, text)
@@ -842,7 +876,7 @@ class Lockstep:
             result,
             winner,
             self.game.turn,
-            self.game.state_hash(),
+            self.hash_at(self.applied),
             self.applied if seq is None else seq,
             reason,
             self.me,

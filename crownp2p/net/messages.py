@@ -22,6 +22,8 @@ MAX_SEATS = 8
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _CODE = re.compile(r"[a-z0-9-]{1,40}\Z")
 TEXT_MAX = 500  # characters of a chat line, an error's text or a goodbye
+NEWS_LINES = 64  # log lines in one ``news`` message
+NEWS_LINE_MAX = 200  # characters of one log line
 
 Check = Callable[[Any], Any]
 
@@ -149,6 +151,12 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "game_id": binary(16),
         "seat": SEAT,
     },
+    "watch": {  # a spectator's join: as ``join``, but it asks for a place in the gallery
+        "proto": integer(0, 1 << 16),
+        "engine": text(64),
+        "packs": PACKS,
+        "pake": binary(PAKE_BYTES),
+    },
     "pake": {"pake": binary(PAKE_BYTES)},
     "noise": {"msg": binary(NOISE_MESSAGE_BYTES, NOISE_STATIC_MESSAGE_BYTES)},
     "player": {"name": text(32, min_len=1), "listen": integer(0, 65535), "commit": DIGEST},
@@ -158,6 +166,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
         "names": array(text(32, min_len=1), MAX_SEATS, min_len=1),
         "teams": array(array(SEAT, MAX_SEATS, min_len=1), 2),  # places in names; empty: drawn
     },
+    "spectator": {"name": text(32, min_len=1)},  # a spectator, first thing on its sealed link
     # ---- the seating draw (every seat is taken; before the table)
     "draw": {"commits": COMMITS},
     "opening": {"nonce": NONCE},
@@ -197,15 +206,39 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "chat": {"text": text(TEXT_MAX, min_len=1)},
     "ping": {},
     "leave": {"text": text(TEXT_MAX)},
+    # ---- the host to its spectators: the public projection of the game (docs/protocol.md)
+    "scene": {  # the public view of the state after step seq, and who sits where
+        "seq": SEQ,
+        "view": mapping,
+        "names": array(text(32, min_len=1), MAX_SEATS, min_len=2),
+    },
+    "news": {"lines": array(text(NEWS_LINE_MAX, min_len=1), NEWS_LINES, min_len=1)},
+    "heard": {"name": text(32, min_len=1), "text": text(TEXT_MAX, min_len=1)},  # chat, relayed
+    # ---- between two games of an evening (net/rematch.py)
+    "again": {"commit": DIGEST},  # yes to another game, committing to a fresh seating nonce
+    "next": {
+        "game_id": binary(16),
+        "statics": array(KEY, MAX_SEATS, min_len=2),
+        "nonces": array(NONCE, MAX_SEATS, min_len=2),
+        "setup": mapping,
+        "start_hash": HASH,
+    },
 }
 
+# What a peer may send once its game has ended, for the next one: a session that has ended
+# keeps these for the rematch that takes its links over.
+BETWEEN_GAMES = frozenset({"again", "next"})
 
-def validate(message: dict[str, Any]) -> dict[str, Any]:
-    """The message with its fields checked (and pairs as tuples), or ProtocolError."""
+
+def validate(
+    message: dict[str, Any], schemas: dict[str, dict[str, Check]] = SCHEMAS
+) -> dict[str, Any]:
+    """The message with its fields checked (and pairs as tuples), or ProtocolError.
+    ``schemas``: another table of types, for the LAN beacon (net/discovery.py)."""
     kind = message.get("t")
     if type(kind) is not str:
         raise ProtocolError("bad-message", "a message has no string `t` naming its type")
-    schema = SCHEMAS.get(kind)
+    schema = schemas.get(kind)
     if schema is None:
         raise ProtocolError("unknown-message", f"there is no message type {kind[:40]!r}")
     out: dict[str, Any] = {"t": kind}
@@ -224,8 +257,10 @@ def validate(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def make(kind: str, **fields: Any) -> dict[str, Any]:
+def make(
+    kind: str, schemas: dict[str, dict[str, Check]] = SCHEMAS, **fields: Any
+) -> dict[str, Any]:
     """A message to send; checked against its schema so we never send what we would refuse."""
     message = {"t": kind, **fields}
-    validate(message)
+    validate(message, schemas)
     return message

@@ -12,9 +12,9 @@ import functools
 import ipaddress
 import logging
 import socket
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -35,15 +35,18 @@ from .bounds import (
     check_setup,
     check_timeout,
 )
+from .discovery import BEACON_PORT, INTERVAL, Announcement, announce, encode
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
-from .events import Event, LobbyChanged, Outcome, Seated, Waiting
-from .handshake import Admitted, Packs, join_accept, join_dial
+from .events import EveningOver, Event, LobbyChanged, Outcome, Seated, Waiting
+from .gallery import SPECTATORS, Gallery
+from .handshake import Admitted, Packs, join_accept, join_dial, watch_accept
 from .journal import Journal, JournalError, load, session_path
 from .link import FramedStream, Timeouts
 from .lobby import Lobby
 from .lockstep import Lockstep, NonceSource
 from .messages import make
+from .rematch import Again, between, numbered, score_event, tally
 from .session import Hub, Session, TableInfo
 from .throttle import Throttle
 
@@ -172,6 +175,8 @@ class _SeatRun:
     test_seed: int | str | None
     on_event: EventSink | None
     ready: Callable[[Session], None] | None
+    again: Again | None = None  # asked after each game: another? (None: one game only)
+    record: str | Path | None = None  # the first game's record file; the next are numbered
 
     def session(
         self,
@@ -207,18 +212,58 @@ class _SeatRun:
             record_table=info.to_json(),
             phase=phase,
             on_event=self.on_event,
+            keep_links=self.again is not None,
         )
 
     async def play(self, session: Session, nursery: trio.Nursery) -> Outcome:
-        """Run the session to its end, then stop the table's other tasks (links, listeners)."""
-        if self.ready:
-            self.ready(session)
-        try:
-            outcome = await session.run()
-        except JournalError as err:
-            raise NetError(str(err)) from None
+        """Run the session to its end, and the evening's next games on the same links while
+        everyone wants another (``again``); then stop the table's other tasks (links,
+        listeners). The last game's outcome."""
+        score: dict[str, int] = {}
+        number = 1
+        while True:
+            if self.ready:
+                self.ready(session)
+            try:
+                outcome = await session.run()
+            except JournalError as err:
+                raise NetError(str(err)) from None
+            if self.again is None:
+                break
+            tally(score, session.info, outcome, session.game.rules.seating.sides)
+            self._tell(score_event(score, number))
+            number += 1
+            path = numbered(self.record, number)
+            again = self.again
+            if path is not None and path.exists():
+                again = _no_room(path)
+            table = await between(
+                session, outcome, number, again, session.timeouts.start, self.test_seed
+            )
+            if isinstance(table, str):
+                self._tell(EveningOver(table))
+                break
+            info, game = table
+            self._tell(_seated(info, game.rules))
+            record = Record.begin(game, game_id=info.game_id, **_meta(info))
+            phase = "host" if info.seat == info.host else "join"
+            session = self.session(session.hub, info, game, record, Journal(path), phase)
         nursery.cancel_scope.cancel()
         return outcome
+
+    def _tell(self, event: Event) -> None:
+        if self.on_event:
+            self.on_event(event)
+
+
+def _no_room(path: Path) -> Again:
+    """Our answer when the next game's record file is taken: no (with a log line why)."""
+
+    async def no(outcome: Outcome) -> bool:
+        log.warning("%s already exists: no next game here", path)
+        return False
+
+    return no
 
 
 # ====================================================================== host
@@ -233,6 +278,7 @@ async def host_game(
     packs: Packs,
     name: str = "host",
     teams: str | None = None,
+    spectators: int = SPECTATORS,
     bind: str = "0.0.0.0",
     port: int = 0,
     code: str | None = None,
@@ -242,10 +288,12 @@ async def host_game(
     timeouts: Timeouts | None = None,
     test_seed: int | str | None = None,
     extra: dict[str, Any] | None = None,
+    announced: Announced | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
     hold: bool = False,
     lobby_ready: Callable[[Lobby], None] | None = None,
+    again: Again | None = None,
     task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
@@ -254,7 +302,10 @@ async def host_game(
     partners the host at a table of two sides of two (None: the seating draw decides, unless
     the host chooses in the lobby). ``hold``: the draw waits for :meth:`Lobby.start` once every
     place is taken (a person who may still choose partners); ``lobby_ready(lobby)`` hands the
-    lobby to the user interface that chooses and starts."""
+    lobby to the user interface that chooses and starts. ``announced``: how the table announces
+    itself on the LAN until it is seated (None: it is silent); ``spectators`` is how many may
+    watch at once (0: none); ``again`` is asked after each finished game whether to play
+    another on the same links (None: one game); the last game's outcome is returned."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     sides = rules.seating.sides
@@ -273,6 +324,7 @@ async def host_game(
         game = Game(rules, setup)
     except (ValueError, KeyError) as err:
         raise NetError(f"the setup cannot start a game: {err}") from None
+    beacon = _beacon(announced, name, setup, players)
     listeners = await _listen(bind, port)
     bound = listeners[0].socket.getsockname()
     address = lan_address() if bind in ("", "0.0.0.0", "::") else bound[0]
@@ -290,29 +342,33 @@ async def host_game(
     )
     throttle = Throttle()
     session: Session | None = None
+    gallery = Gallery(spectators, players, timeouts, on_event)
+
+    def tell(event: Event) -> None:
+        if session is not None:
+            gallery.observe(event, session.game, len(session.record.steps))
+        if on_event:
+            on_event(event)
 
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
 
         async def on_join(framed: FramedStream, hello: dict[str, Any]) -> None:
+            if hello["t"] == "watch":
+                await _take_spectator(framed, hello, gallery, throttle, code, hub.packs, timeouts)
+                return
             if not lobby.room or (session is not None and session.started):
                 await framed.refuse("table-full", "this table is full")
                 return
-            peer_ip = framed.peer.rsplit(":", 1)[0].strip("[]")
-            wait = throttle.begin(peer_ip, trio.current_time())
-            if wait:
-                await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+            player = await _proven(
+                framed,
+                throttle,
+                "player",
+                join_accept(framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake),
+            )
+            if player is None:
                 return
-            try:
-                player = await join_accept(
-                    framed, hello, code=code, packs=hub.packs, timeout=timeouts.handshake
-                )
-            except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
-                tries = throttle.tries(peer_ip)
-                log.warning("a player at %s was not admitted (try %d): %s", peer_ip, tries, err)
-                await framed.aclose()
-                return
-            throttle.proved(peer_ip)
+            peer_ip = _peer_ip(framed)
             if _is_loopback(peer_ip) and not _is_loopback(address):
                 peer_ip = address  # a player on this very machine: others reach it here
             # A joiner whose link was cut before its table comes back with its key.
@@ -334,6 +390,14 @@ async def host_game(
         hub.on_join = on_join
         nursery.start_soon(hub.serve, listeners)
         task_status.started(HostReady(address, port, code))
+        if announced is not None and beacon is not None:
+            nursery.start_soon(
+                announce,
+                replace(beacon, address=address, port=port),
+                lambda: None if lobby.seated else 1 + len(lobby.guests),
+                announced.beacon_port,
+                announced.interval,
+            )
         if lobby_ready:
             lobby_ready(lobby)
         lobby.announce()
@@ -402,9 +466,96 @@ async def host_game(
         if on_event:
             on_event(_seated(info, rules))
         record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
-        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
+
+        def ready(current: Session) -> None:
+            """Each game of the evening: the gallery follows it, seats as newly drawn."""
+            nonlocal session
+            session = current
+            gallery.seat_names = current.names
+            if session_ready:
+                session_ready(current)
+
+        run = _SeatRun(decider, timeouts, test_seed, tell, ready, again, record)
         session = run.session(hub, info, game, record_obj, Journal(record), "host")
         return await run.play(session, nursery)
+
+
+@dataclass(frozen=True)
+class Announced:
+    """How a hosted table announces itself on the LAN (net/discovery.py)."""
+
+    table: str  # the table's name
+    beacon_port: int = BEACON_PORT
+    interval: float = INTERVAL
+
+
+def _beacon(
+    announced: Announced | None, host: str, setup: Setup, players: int
+) -> Announcement | None:
+    """The table's announcement, but for where it listens (None: it is silent); a name too
+    long for the beacon is said before anything starts."""
+    if announced is None:
+        return None
+    beacon = Announcement(announced.table, host, "0.0.0.0", 1, setup.variant, players, 1)
+    try:
+        encode(beacon)
+    except (ProtocolError, ValueError) as err:
+        raise NetError(f"the table cannot be announced: {err}") from None
+    return beacon
+
+
+def _peer_ip(framed: FramedStream) -> str:
+    return framed.peer.rsplit(":", 1)[0].strip("[]")
+
+
+async def _proven(
+    framed: FramedStream, throttle: Throttle, who: str, handshake: Coroutine[Any, Any, R]
+) -> R | None:
+    """Run a join's ``handshake`` (a player's or a spectator's) within the limit on tries from
+    its address: what it gives, or None when it was refused (and closed, and logged)."""
+    peer_ip = _peer_ip(framed)
+    wait = throttle.begin(peer_ip, trio.current_time())
+    if wait:
+        handshake.close()
+        await framed.refuse("slow-down", f"too many tries from here: wait {wait:.0f} s")
+        return None
+    try:
+        result = await handshake
+    except (HandshakeError, PeerTimeout, ConnectionLost, ProtocolError) as err:
+        tries = throttle.tries(peer_ip)
+        log.warning("a %s at %s was not admitted (try %d): %s", who, peer_ip, tries, err)
+        await framed.aclose()
+        return None
+    throttle.proved(peer_ip)
+    return result
+
+
+async def _take_spectator(
+    framed: FramedStream,
+    hello: dict[str, Any],
+    gallery: Gallery,
+    throttle: Throttle,
+    code: str,
+    packs: Packs,
+    timeouts: Timeouts,
+) -> None:
+    """A ``watch``: a spectator's join, as a player's but into the gallery, at any time."""
+    if not gallery.room:
+        why = "this table takes no spectators" if not gallery.limit else "the gallery is full"
+        await framed.refuse("table-full", why)
+        return
+    name = await _proven(
+        framed,
+        throttle,
+        "spectator",
+        watch_accept(framed, hello, code=code, packs=packs, timeout=timeouts.handshake),
+    )
+    if name is None:
+        return
+    if not gallery.room:  # taken while it proved the code
+        await framed.refuse("table-full", "the gallery is full")
+        return
+    await gallery.attend(framed, name)
 
 
 def _seated(info: TableInfo, rules: Rules) -> Seated:
@@ -532,17 +683,19 @@ async def join_game(
     extra: dict[str, Any] | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
+    again: Again | None = None,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
     """Join the game hosted at ``host:port`` and play it to the end. Ready once the host has
-    taken us in; our seat comes with the table, from the seating draw."""
+    taken us in; our seat comes with the table, from the seating draw. ``again`` as for
+    :func:`host_game`."""
     timeouts = timeouts or Timeouts()
     _check_record_path(record)
     try:
         code = crypto.check_code(code)
     except ValueError as err:
         raise NetError(str(err)) from None
-    stream = await _reach_host(host, port, timeouts)
+    stream = await reach_host(host, port, timeouts)
     framed = FramedStream(stream)
     entry = _Entry(draw.new_nonce(test_seed, name))
     try:
@@ -592,14 +745,14 @@ async def join_game(
     record_obj = Record.begin(game, game_id=info.game_id, **_meta(info))
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready, again, record)
         session = run.session(hub, info, game, record_obj, Journal(record), "join")
         nursery.start_soon(hub.serve, listeners)
         nursery.start_soon(hub.adopt(framed, info.host).run)  # adopted now, before any redial
         return await run.play(session, nursery)
 
 
-async def _reach_host(host: str, port: int, timeouts: Timeouts) -> trio.SocketStream:
+async def reach_host(host: str, port: int, timeouts: Timeouts) -> trio.SocketStream:
     try:
         with trio.fail_after(timeouts.handshake):
             return await trio.open_tcp_stream(host, port)
@@ -622,7 +775,7 @@ async def _rejoin(
     while True:
         framed: FramedStream | None = None
         try:
-            framed = FramedStream(await _reach_host(host, port, timeouts))
+            framed = FramedStream(await reach_host(host, port, timeouts))
             return framed, await dial(framed)
         except HandshakeError as err:
             if err.code != "closed":
@@ -749,9 +902,11 @@ async def resume_game(
     timeouts: Timeouts | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
+    again: Again | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
-    """Continue the game in ``record`` where this peer left it."""
+    """Continue the game in ``record`` where this peer left it (and, with ``again``, the
+    evening, as for :func:`host_game`: the next records are numbered after this one)."""
     timeouts = timeouts or Timeouts()
     try:
         rec, session_file = load(record)
@@ -780,7 +935,7 @@ async def resume_game(
         raise NetError(str(err)) from None
     async with trio.open_nursery() as nursery:
         hub = Hub(nursery, timeouts, packs)
-        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready)
+        run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready, again, record)
         session = run.session(hub, info, game, rec, journal, "resume", session_file.nonces)
         if listeners:
             nursery.start_soon(hub.serve, listeners)

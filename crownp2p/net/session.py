@@ -6,7 +6,9 @@ our own decisions, the player's requests (chat, resign, leave) — goes through 
 happens, in the task that brought it: the Lockstep is synchronous, so a decision read from the
 wire is checked, applied and acknowledged without waiting for a task switch, and trio's one
 thread leaves no races between links. That method feeds the :class:`Lockstep`, syncs the
-journal, hands the outgoing messages to the links and the events to whoever follows the game.
+journal, hands the outgoing messages to the links and the events to whoever follows the game;
+once a link has reported all it read, the events go first when nothing waits to leave, so a
+step is told before its state hash is computed and acknowledged.
 Until the session starts, the Hub keeps its links' reports; it knows where to send them, never
 the Session. The session's main task only waits for deadlines (a reveal, a reconnection, the
 start, the goodbyes) and for the end.
@@ -40,7 +42,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Container, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -70,7 +72,7 @@ from .link import (
     Timeouts,
 )
 from .lockstep import Lockstep
-from .messages import make
+from .messages import BETWEEN_GAMES, make
 
 log = logging.getLogger("crownp2p.net")
 
@@ -220,7 +222,7 @@ class Hub:
         self._sink: Callable[[Inbound], None] | None = None
         self.links: dict[int, Link] = {}
         self.info: TableInfo | None = None
-        # What to do with an incoming ``join`` (the host sets this while seating players).
+        # What to do with an incoming ``join`` or ``watch`` (the host sets this).
         self.on_join: Callable[[FramedStream, dict[str, Any]], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ links
@@ -286,6 +288,16 @@ class Hub:
     def current(self, link: Link) -> bool:
         return self.links.get(link.seat) is link
 
+    async def close_all(self, reason: str) -> None:
+        """Close every link (after what is queued on it: a goodbye) and wait a moment for
+        them to close."""
+        links = list(self.links.values())
+        for link in links:
+            link.close(reason)
+        with trio.move_on_after(Link.CLOSE_GRACE + 0.5):
+            for link in links:
+                await _wait_closed(link)
+
     # ------------------------------------------------------------------ listening
 
     async def serve(self, listeners: Sequence[trio.SocketListener]) -> None:
@@ -295,7 +307,7 @@ class Hub:
         framed = FramedStream(stream)
         try:
             hello = await first_message(framed, self.timeouts.handshake)
-            if hello["t"] == "join":
+            if hello["t"] in ("join", "watch"):  # a player's or a spectator's: the host's
                 if self.on_join is None:
                     if self.info is not None and self.info.seat == self.info.host:
                         await framed.refuse("table-full", "this table is full")
@@ -374,6 +386,7 @@ class Session:
         record_table: dict[str, Any],
         phase: str,  # "host" waits for confirms, "join" for its mesh, "resume" plays at once
         on_event: Callable[[Event], None] | None = None,
+        keep_links: bool = False,
     ) -> None:
         self.hub = hub
         self.ls = lockstep
@@ -383,6 +396,10 @@ class Session:
         self.record_table = record_table
         self.phase = phase
         self.on_event = on_event or (lambda event: None)
+        # A game that ended in agreement (not a desync) leaves its links up for the evening's
+        # next (rematch.py), which takes over what came for it meanwhile (``later``).
+        self.keep_links = keep_links
+        self.later: list[Received] = []
         self.timeouts = hub.timeouts
         self.confirmed: set[int] = set()
         self.confirm_sent = False
@@ -456,7 +473,10 @@ class Session:
         finally:
             self.hub.report_to(None)
         self.stopping = True
-        await self._close()
+        if self.keep_links and outcome.result != "desync":
+            self.journal.close()
+        else:
+            await self._close()
         return outcome
 
     async def _dial_loop(self, seat: int) -> None:
@@ -524,6 +544,10 @@ class Session:
         if isinstance(item, Drained):
             if not self.hub.current(item.link):
                 return
+            if not self.ls.outbox:
+                # Nothing waits to leave (nor a refusal to judge): tell what the batch did now,
+                # before the newest step is hashed and acknowledged.
+                self._tell()
             self.ls.idle()
         else:
             self._handle(item)
@@ -548,6 +572,7 @@ class Session:
             self._flush()
 
     def _flush(self) -> None:
+        self.ls.settle()  # every step applied is hashed and journalled
         self.journal.sync()  # nothing leaves before what it depends on is on disk
         unanswered: set[int] = set()  # seats whose link is past its budget of refusals
         for dest, msg in self.ls.take_outbox():
@@ -556,6 +581,11 @@ class Session:
                     unanswered.add(dest)
             elif dest is not None:
                 self.hub.send(dest, msg)
+        self._tell(unanswered)
+
+    def _tell(self, unanswered: Container[int] = frozenset()) -> None:
+        """Hand the Lockstep's events to whoever follows the game (and the Asked ones to our
+        bot), but not the errors of a seat whose link was dropped for its refusals."""
         for event in self.ls.take_events():
             if isinstance(event, PeerError) and event.seat in unanswered:
                 continue  # the link was dropped for its refusals: one log line said why
@@ -592,6 +622,11 @@ class Session:
                 if t in ("confirm", "start"):
                     self._phase_message(seat, msg)
                     self._progress_phase()
+                    return
+                if t in BETWEEN_GAMES and self.keep_links and len(self.later) < self.info.players:
+                    # For the evening's next game: a peer whose game ended before ours says
+                    # yes before we are done (one a seat; the rematch refuses a second).
+                    self.later.append(item)
                     return
                 if t == "sync" and self.phase == "host" and ls.started and not ls.synced[seat]:
                     self.hub.send(seat, make("start"))  # a joiner that missed it on a lost link
@@ -678,12 +713,7 @@ class Session:
             pass
         finally:
             self.journal.close()
-        links = list(self.hub.links.values())
-        for link in links:
-            link.close("the game is over")
-        with trio.move_on_after(Link.CLOSE_GRACE + 0.5):
-            for link in links:
-                await _wait_closed(link)
+        await self.hub.close_all("the game is over")
 
 
 async def _wait_closed(link: Link) -> None:

@@ -115,12 +115,28 @@ def _host(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("net_commands", "host_command")(a))
 
 
-@command("join", "join a table at HOST:PORT")
+@command("tables", "list the tables announced on the LAN")
+def _tables(p: argparse.ArgumentParser) -> None:
+    from .net_args import add_tables_arguments
+
+    add_tables_arguments(p)
+    p.set_defaults(run=lambda a: _lazy("lan_tables", "tables_command")(a))
+
+
+@command("join", "join a table at HOST:PORT, or one announced on the LAN")
 def _join(p: argparse.ArgumentParser) -> None:
     from .net_args import add_join_arguments
 
     add_join_arguments(p)
     p.set_defaults(run=lambda a: _lazy("net_commands", "join_command")(a))
+
+
+@command("watch", "watch a table at HOST:PORT as a spectator: its board, public cards and log")
+def _watch(p: argparse.ArgumentParser) -> None:
+    from .net_args import add_watch_arguments
+
+    add_watch_arguments(p)
+    p.set_defaults(run=lambda a: _lazy("watch", "watch_command")(a))
 
 
 @command("resume", "continue a saved solo game, or a networked game after a crash")

@@ -11,6 +11,7 @@ import shlex
 from pathlib import Path
 
 from ..core.board import parse_square, square_name
+from ..core.decisions import Decision
 from ..core.rules import Rules
 from ..core.units import UnitType
 from .diagram import diagram
@@ -20,7 +21,18 @@ from .reply import Reply, ShellCommand, distinct_commands
 from .table import Table
 from .turns import renumbered
 
-__all__ = ["BOARD", "HELP", "LOG", "MOVES", "QUIT", "RULES", "SAVE", "SAVE_OVER", "describe"]
+__all__ = [
+    "BOARD",
+    "HELP",
+    "HINT",
+    "LOG",
+    "MOVES",
+    "QUIT",
+    "RULES",
+    "SAVE",
+    "SAVE_OVER",
+    "describe",
+]
 
 
 # -------------------------------------------------------------------- help
@@ -173,6 +185,33 @@ def quoted(path: Path) -> str:
     return shlex.quote(str(path))
 
 
+# -------------------------------------------------------------------- a hint
+
+
+def hint(table: Table) -> Decision:
+    """The search bot's choice for the person's decision now: from their seat's view only,
+    within the table's think budget (else the normal level's), seeded by the step."""
+    from ..bots import THINK, make_bot
+
+    think = table.driver.think if table.driver.think is not None else THINK["normal"]
+    bot = make_bot("normal", f"hint:{len(table.record.steps)}", think=think)
+    return bot.decide(table.game.clone(), table.seat)
+
+
+def _hint(table: Table, args: list[str]) -> Reply:
+    """The hint and why; it is not played."""
+    from ..bots.explain import named, why
+
+    if args:
+        return Reply(["Usage: hint (it takes no words)."])
+    if not table.legal():
+        return Reply(["There is nothing for you to decide now: ask for a hint on your turn."])
+    game = table.game
+    decision = hint(table)
+    dash = "—" if table.unicode else "-"
+    return Reply([f"hint: {named(game, decision)} {dash} {why(game, table.seat, decision)}"])
+
+
 def _quit(table: Table, args: list[str]) -> Reply:
     return Reply(["Goodbye."], quit=True)
 
@@ -186,4 +225,5 @@ LOG = ShellCommand("log", "log [N]", "the last N things that happened (20; 0: al
 BOARD = ShellCommand("board", "board", "show the board again", _board)
 SAVE = ShellCommand("save", "save [FILE]", "save the game (not over an existing FILE)", _save)
 SAVE_OVER = ShellCommand("save!", "save! FILE", "save the game, replacing FILE", _save_over)
+HINT = ShellCommand("hint", "hint", "the search bot's choice for your decision, and why", _hint)
 QUIT = ShellCommand("quit", "quit", "leave the game", _quit, ("exit",))

@@ -8,7 +8,15 @@ import getpass
 
 from .arguments import BOTS_HELP, add_bot_arguments, add_screen_arguments, add_setup_arguments
 
-__all__ = ["add_host_arguments", "add_join_arguments", "add_resume_arguments"]
+__all__ = [
+    "add_host_arguments",
+    "add_join_arguments",
+    "add_resume_arguments",
+    "add_tables_arguments",
+    "add_watch_arguments",
+]
+
+BEACON_PORT = 41930  # net/discovery.py's BEACON_PORT (this module imports nothing)
 
 
 NAME_MAX = 32  # characters of a name at the table (net/messages.py's `player`)
@@ -114,11 +122,30 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
     )
     _name_argument(p)
     p.add_argument(
+        "--table",
+        metavar="NAME",
+        help="the table's name, as `crownp2p tables` lists it (default: NAME's table)",
+    )
+    p.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the table on the LAN: joiners type its address",
+    )
+    _beacon_port_argument(p)
+    p.add_argument(
         "--teams",
         metavar="NAME",
         help="at a four-seat team table, play with the joiner called NAME against the other "
         "two (default: the seating draw decides the partners too). Either way the draw decides "
         "which side moves first and who of each side sits first",
+    )
+    p.add_argument(
+        "--spectators",
+        type=int,
+        default=4,  # net/gallery.py's SPECTATORS (this module imports nothing)
+        metavar="N",
+        help="how many may watch the game at once with `crownp2p watch` (default 4; 0: none). "
+        "A spectator sees only what is public: never a hand or a deck's order",
     )
     p.add_argument(
         "--max-turns",
@@ -146,11 +173,58 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
     _common_arguments(p)
 
 
+def _beacon_port_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--beacon-port",
+        type=int,
+        default=BEACON_PORT,
+        metavar="N",
+        help=f"the UDP port tables are announced on (default {BEACON_PORT})",
+    )
+
+
+def _wait_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--wait",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long to listen for tables announcing themselves (default 3)",
+    )
+
+
+def add_tables_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    _wait_argument(p)
+    _beacon_port_argument(p)
+
+
 def add_join_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("address", metavar="HOST:PORT", help="the host's address, as it printed it")
-    p.add_argument("--code", required=True, help="the join code the host printed")
+    p.add_argument(
+        "address",
+        nargs="?",
+        metavar="HOST:PORT",
+        help="the host's address, as it printed it (default: a table announced on the LAN)",
+    )
+    p.add_argument(
+        "--table",
+        metavar="NAME",
+        help="without HOST:PORT, the announced table of this name",
+    )
+    _wait_argument(p)
+    _beacon_port_argument(p)
+    p.add_argument(
+        "--code", help="the join code the host printed (default: asked for, at a terminal)"
+    )
     _name_argument(p)
     _common_arguments(p)
+
+
+def add_watch_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("address", metavar="HOST:PORT", help="the host's address, as it printed it")
+    p.add_argument("--code", required=True, help="the join code the host printed")
+    p.add_argument("--name", default="spectator", help="your name in the table's chat")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every connection event")
 
 
 def add_resume_arguments(p: argparse.ArgumentParser) -> None:

@@ -28,9 +28,11 @@ if TYPE_CHECKING:
     from ..core.rules import Rules
     from ..core.setup import Setup
     from ..net.link import Timeouts
+    from ..net.seating import Announced
     from .lobby_screen import LobbyScreen
 
 EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
+MAX_SPECTATORS = 64
 
 log = logging.getLogger("crownp2p.net")
 
@@ -171,13 +173,13 @@ class Printer:
         """Time the game by its events (the protocol keeps no clock)."""
         from ..net.events import Ended, Started
 
-        if isinstance(event, Started) and self.started_at is None:
-            self.started_at = time.monotonic()
+        if isinstance(event, Started) and (self.started_at is None or self.ended_at is not None):
+            self.started_at, self.ended_at = time.monotonic(), None  # (the evening's next game)
         elif isinstance(event, Ended) and self.ended_at is None:
             self.ended_at = time.monotonic()
 
     def event(self, event: Any) -> None:
-        from ..net.events import Chat, LinkChanged
+        from ..net.events import Chat, Heard, LinkChanged, Watching
         from .lobby_screen import told
 
         self.stamp(event)
@@ -189,6 +191,16 @@ class Printer:
                 self.emit(
                     {"event": "chat", "seat": seat, "text": text},
                     f"[seat {seat}] {text}",
+                )
+            case Watching(name=name, here=here):
+                self.emit(
+                    {"event": "watching", "name": name, "here": here},
+                    f"{name} {'is watching' if here else 'stopped watching'}",
+                )
+            case Heard(name=name, text=text):
+                self.emit(
+                    {"event": "chat", "spectator": name, "text": text},
+                    f"[{name}, watching] {text}",
                 )
             case LinkChanged(seat=seat, up=False):
                 log.info("lost the link to seat %s; waiting for it to come back", seat)
@@ -313,8 +325,9 @@ def _run_shell(
     kwargs: dict[str, Any],
     lobby: LobbyScreen | None,
 ) -> int:
-    """The service under trio as a guest of the shell's asyncio loop (net_table.run_shell)."""
-    from .net_table import run_shell
+    """The service under trio as a guest of the shell's asyncio loop (net_table.run_shell).
+    The person's `again` answers whether to play another game on the same links."""
+    from .net_table import PersonsAnswer, run_shell
     from .render import can_unicode
     from .terminal import internal_error
 
@@ -327,7 +340,9 @@ def _run_shell(
             printer.stamp(event)
             on_event(event)
 
-        return service(**kwargs, session_ready=ready, on_event=heard)
+        return service(**kwargs, session_ready=ready, on_event=heard, again=answer)
+
+    answer = PersonsAnswer()
 
     handlers = [h for h in log.handlers if getattr(h, "_crownp2p", False)]
     shown: list[Any] = []  # the open table, while the shell is up
@@ -358,6 +373,7 @@ def _run_shell(
             on_table=shown.append,
             full_screen=not args.plain,
             lobby=lobby,
+            answer=answer,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
         log.debug("internal error", exc_info=True)
@@ -379,6 +395,17 @@ def _run_shell(
 # ====================================================================== commands
 
 
+def _announced(args: argparse.Namespace) -> Announced | None:
+    """How ``host`` announces its table on the LAN, unless ``--no-announce``."""
+    from ..net.seating import Announced
+
+    if args.no_announce:
+        return None
+    if not 1 <= args.beacon_port <= 65535:
+        raise CommandError("--beacon-port must be between 1 and 65535")
+    return Announced(args.table or f"{args.name}'s table", args.beacon_port)
+
+
 def host_command(args: argparse.Namespace) -> int:
     from ..net import crypto
     from ..net.deciders import LateBot
@@ -398,6 +425,8 @@ def host_command(args: argparse.Namespace) -> int:
         raise CommandError("--port must be between 0 and 65535")
     if args.max_turns < 0:
         raise CommandError("--max-turns must be 0 or more")
+    if not 0 <= args.spectators <= MAX_SPECTATORS:
+        raise CommandError(f"--spectators must be 0 to {MAX_SPECTATORS}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     printer = Printer(args.json)
     chosen = _record_for(args, human, "host")
@@ -405,6 +434,7 @@ def host_command(args: argparse.Namespace) -> int:
     # bots and scripts (--json) start as soon as every place is taken.
     holds = human and not args.json and args.teams is None and players == 4
     lobby = _lobby_screen(human, players, hosting=True, holds=holds)
+    announced = _announced(args)
 
     async def run(**kw: Any) -> Any:
         import trio
@@ -429,6 +459,12 @@ def host_command(args: argparse.Namespace) -> int:
                 f"hosting a table for {players} players at {address}; join code {code}\n"
                 f"others join with: crownp2p join {address} --code {code}",
             )
+            if announced is not None:
+                printer.emit(
+                    {"event": "announced", "table": announced.table},
+                    f"announced on the LAN as {announced.table!r}: others may just type "
+                    "crownp2p join",
+                )
             if chosen:
                 _say_record(args, printer)
         return outcomes[0]
@@ -447,6 +483,7 @@ def host_command(args: argparse.Namespace) -> int:
         packs=packs(),
         name=args.name,
         teams=args.teams,
+        spectators=args.spectators,
         bind=args.bind,
         port=args.port,
         code=args.code,
@@ -456,18 +493,28 @@ def host_command(args: argparse.Namespace) -> int:
         timeouts=_timeouts(args),
         test_seed=args.test_seed,
         extra={"bot": args.bot, "seed": seed},
+        announced=announced,
     )
 
 
 def join_command(args: argparse.Namespace) -> int:
     from ..net import crypto
     from ..net.deciders import LateBot
+    from ..net.rematch import always
     from ..net.seating import address_of, join_game
+    from .lan_tables import ask_code, choose_table, describe
 
     _configure_logging(args.verbose)
     human = _require_bot(args, "join")
     try:
-        host, port = address_of(args.address)
+        if args.address is None:
+            table = choose_table(args)
+            host, port = table.address, table.port
+            print(f"joining {describe(table)}", file=sys.stderr if args.json else sys.stdout)
+            args.code = ask_code(args, repr(table.name))
+        else:
+            host, port = address_of(args.address)
+            args.code = ask_code(args, args.address)
         crypto.check_code(args.code)
     except ValueError as err:
         raise CommandError(str(err)) from None
@@ -492,6 +539,8 @@ def join_command(args: argparse.Namespace) -> int:
         timeouts=_timeouts(args),
         test_seed=args.test_seed,
         extra={"bot": args.bot, "seed": seed},
+        # a bot seat says yes to every game the table offers (a person: `again`)
+        **({} if human else {"again": always}),
     )
 
 

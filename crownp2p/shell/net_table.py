@@ -29,15 +29,27 @@ import trio
 from ..core.decisions import Decision
 from ..core.game import Game
 from ..core.record import Record
-from ..net.events import Asked, Chat, Ended, LinkChanged, PeerError, StepApplied
+from ..net.events import (
+    Asked,
+    Chat,
+    Ended,
+    EveningOver,
+    Heard,
+    LinkChanged,
+    Outcome,
+    PeerError,
+    Score,
+    StepApplied,
+    Watching,
+)
 from ..net.messages import TEXT_MAX
 from ..net.session import SessionView
-from .commands import BOARD, HELP, LOG, MOVES, RULES, SAVE, SAVE_OVER
+from .commands import BOARD, HELP, HINT, LOG, MOVES, RULES, SAVE, SAVE_OVER
 from .lobby_screen import LobbyScreen, seating_line
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 
-__all__ = ["NET_COMMANDS", "NetDriver", "in_trio", "net_table", "run_shell"]
+__all__ = ["NET_COMMANDS", "NetDriver", "PersonsAnswer", "in_trio", "net_table", "run_shell"]
 
 LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player leaves
 
@@ -57,10 +69,31 @@ def in_trio(token: trio.lowlevel.TrioToken | None = None) -> Callable[..., bool]
     return call
 
 
+class PersonsAnswer:
+    """The person's answer when a game ends, "another?" (net/rematch.py's ``again``): `again`
+    says yes, leaving says no. Awaited in the trio run; :meth:`give` is called in it too (the
+    shell reaches it through the run's token)."""
+
+    def __init__(self) -> None:
+        self._said: bool | None = None
+        self._given = trio.Event()
+
+    async def __call__(self, outcome: Outcome) -> bool:
+        await self._given.wait()
+        said, self._said, self._given = bool(self._said), None, trio.Event()
+        return said
+
+    def give(self, yes: bool) -> None:
+        if self._said is None:
+            self._said = yes
+            self._given.set()
+
+
 class NetDriver:
     """One seat at a networked game, following the session's Lockstep (see the module)."""
 
     leaving_resigns = True  # `quit` asks too: leaving resigns
+    think: float | None = None  # a `hint` thinks as long as the normal level
     intro = ["`chat TEXT` talks to the table; leaving the game resigns it."]
     preface: list[str] = []
 
@@ -70,16 +103,12 @@ class NetDriver:
         *,
         token: trio.lowlevel.TrioToken | None = None,
         bell: bool = True,
+        answer: PersonsAnswer | None = None,
     ) -> None:
-        names = session.names
-        self.seat: int = session.seat
-        self.who = {
-            s: ("you" if s == self.seat else (names[s] if s < len(names) else f"seat {s}"))
-            for s in session.game.rules.seating.seats
-        }
         self.commands = NET_COMMANDS
-        self.session = session
-        self.names = names
+        self.answer = answer  # None: this table plays one game
+        self.asked_again = False  # the person said `again`: the next game is on its way
+        self._follow(session)
         self._call = in_trio(token)
         self.pending = False  # our decision is on its way to the session
         self.stopped = False  # the session has returned
@@ -89,6 +118,28 @@ class NetDriver:
         # The decision clock as the session last told it, and when (the toolbar is drawn
         # outside trio, so it counts down from here).
         self._clock: tuple[tuple[int, float] | None, float] = (None, 0.0)
+
+    def _follow(self, session: SessionView) -> None:
+        names = session.names
+        self.seat: int = session.seat
+        self.who = {
+            s: ("you" if s == self.seat else (names[s] if s < len(names) else f"seat {s}"))
+            for s in session.game.rules.seating.seats
+        }
+        self.session = session
+        self.names = names
+
+    def next_game(self, session: SessionView) -> None:
+        """The evening's next game, on the same links: the table follows it from its start."""
+        self._follow(session)
+        self.pending = self.asked_again = False
+        self._turn_told = 0
+        table = self.table
+        table.seat, table.who = self.seat, self.who
+        table.saved = False
+        table.follow(self.game)
+        first = self.names[0] if self.seat != 0 else "you"
+        table.tell([f"The next game begins: you are seat {self.seat}; {first} moves first."])
 
     @property
     def table(self) -> Table:
@@ -149,6 +200,16 @@ class NetDriver:
                 if not self.game.over:  # a natural end is told with the last move's news
                     lines.append(f"The game is over: {outcome.reason}.")
                     lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
+                if self.answer is not None:
+                    lines.append("`again` offers the table another game.")
+            case Score():
+                lines.append(event.line())
+            case EveningOver(reason=reason):
+                lines.append(f"No next game: {reason}.")
+            case Heard(name=name, text=text):  # a spectator's chat
+                lines.append(f"[{name}, watching] {text}")
+            case Watching(name=name, here=here):
+                lines.append(f"{name} {'is watching' if here else 'stopped watching'}.")
             case PeerError(seat=seat, text=text):
                 lines.append(f"{self._name(seat)}: {text}")
             case LinkChanged(seat=seat, up=False):
@@ -172,6 +233,9 @@ class NetDriver:
         if told is None or self.over:
             return None
         return told[0], told[1] - (time.monotonic() - when)
+
+    def think_aside(self, schedule: Callable[[Callable[[], None]], Any] | None) -> None:
+        pass  # the session runs a bot seat of this peer's, not the shell
 
     def stop(self, lines: list[str]) -> None:
         """The session has returned (or failed): nothing more will come from the table."""
@@ -201,10 +265,24 @@ class NetDriver:
         self._call(self.session.chat, text)
         return Reply([f"[you] {text}"])
 
+    def again(self) -> Reply:
+        """Say yes to another game at this table, once this one is over."""
+        if self.answer is None or self.stopped:
+            return Reply(["This table plays no more games."])
+        if self.session.outcome is None:
+            return Reply(["The game is still on: `again` offers another once it is over."])
+        if self.asked_again:
+            return Reply(["You said yes: waiting for the others."])
+        self.asked_again = self._call(self.answer.give, True)
+        return Reply(["You want another game: waiting for the others to say yes."])
+
     def leave(self) -> None:
-        """The session resigns for us if the game is still on."""
+        """The session resigns for us if the game is still on; a table between two games
+        hears our no."""
         if not self.stopped:
             self._call(self.session.leave, "")
+            if self.answer is not None:
+                self._call(self.answer.give, False)
 
     def status(self) -> str | None:
         if self.game.over:
@@ -226,9 +304,11 @@ def net_table(
     token: trio.lowlevel.TrioToken | None = None,
     unicode: bool = True,
     bell: bool = True,
+    answer: PersonsAnswer | None = None,
 ) -> Table:
-    """The person's table at ``session``'s game (``bell``: ring when our turn begins)."""
-    return Table(NetDriver(session, token=token, bell=bell), unicode=unicode)
+    """The person's table at ``session``'s game (``bell``: ring when our turn begins;
+    ``answer``: the person's to `again`, at a table that may play another game)."""
+    return Table(NetDriver(session, token=token, bell=bell, answer=answer), unicode=unicode)
 
 
 def _driver(table: Table) -> NetDriver:
@@ -241,13 +321,18 @@ def _chat(table: Table, args: list[str]) -> Reply:
     return _driver(table).chat(" ".join(args))
 
 
+def _again(table: Table, args: list[str]) -> Reply:
+    return _driver(table).again()
+
+
 def _quit(table: Table, args: list[str]) -> Reply:
     return Reply(quit=True)  # the terminal asks first (leaving resigns)
 
 
 CHAT = ShellCommand("chat", "chat TEXT", "say something to everyone at the table", _chat)
 QUIT = ShellCommand("quit", "quit", "leave the table (resigns a game still on)", _quit, ("exit",))
-NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, SAVE, SAVE_OVER, QUIT, CHAT)
+AGAIN = ShellCommand("again", "again", "once the game is over: play another at this table", _again)
+NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, HINT, SAVE, SAVE_OVER, QUIT, CHAT, AGAIN)
 
 
 # ====================================================================== the bridge
@@ -290,6 +375,7 @@ def run_shell(
     on_table: Callable[[Table], None] | None = None,
     full_screen: bool = False,
     lobby: LobbyScreen | None = None,
+    answer: PersonsAnswer | None = None,
 ) -> tuple[Any, Table | None]:
     """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
     asyncio loop; once the session is ready, open the shell on it. Until then the ``lobby``
@@ -297,7 +383,9 @@ def run_shell(
     ``on_event`` gets them. Returns trio's outcome of the
     service (``.unwrap()`` gives its result or raises its error) and the table, if any;
     ``on_table(table)`` is called as the table opens; ``bell``: ring the terminal's bell
-    when our turn begins; ``full_screen``: the layout that stays put, else the line mode."""
+    when our turn begins; ``full_screen``: the layout that stays put, else the line mode;
+    ``answer``: the person's to `again` (the service's ``again``), at a table that may play
+    another game, whose next session the same table follows."""
     from prompt_toolkit.application import create_app_session
 
     app_session = (
@@ -307,7 +395,9 @@ def run_shell(
     )
     with app_session:
         return asyncio.run(
-            _bridge(start, on_event, unicode, bell, before_prompt, on_table, full_screen, lobby)
+            _bridge(
+                start, on_event, unicode, bell, before_prompt, on_table, full_screen, lobby, answer
+            )
         )
 
 
@@ -320,6 +410,7 @@ async def _bridge(
     on_table: Callable[[Table], None] | None,
     full_screen: bool,
     lobby: LobbyScreen | None,
+    answer: PersonsAnswer | None,
 ) -> tuple[Any, Table | None]:
     from .terminal import _terminal
 
@@ -331,7 +422,10 @@ async def _bridge(
     held: list[Callable[[], None]] = []  # the table's jobs while the lobby closes
 
     def session_ready(session: SessionView) -> None:
-        table = net_table(session, unicode=unicode, bell=bell)
+        if "table" in box:  # the evening's next game
+            _driver(box["table"]).next_game(session)
+            return
+        table = net_table(session, unicode=unicode, bell=bell, answer=answer)
         if lobby is not None and lobby.seated is not None:  # the lobby closes: say it here
             _driver(table).preface = [seating_line(lobby.seated)]
         # Until its terminal is up (the lobby's is closing), what the table would tell waits.

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..bots import KINDS as BOT_KINDS
-from ..bots import make_bot
+from ..bots import BOT_NAMES, make_bot
 from ..core.decisions import Decision, decision_text
 from ..core.game import CHANCE, Game
 from ..core.play import Decider, Play, Seeds
@@ -26,13 +26,14 @@ from ..core.rules import Rules
 from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
-from .commands import BOARD, HELP, LOG, MOVES, QUIT, RULES, SAVE, SAVE_OVER
+from .commands import BOARD, HELP, HINT, LOG, MOVES, QUIT, RULES, SAVE, SAVE_OVER
 from .context import catalog
 from .game_commands import setup_from_args
 from .render import can_unicode
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 from .terminal import run_lines, run_terminal
+from .thinking import Thinking
 
 SEATS = {"blue": 0, "gold": 1}
 
@@ -76,12 +77,16 @@ class LocalDriver:
         seed: int | None = None,
         think: float | None = None,
         workers: int = 1,
+        think_aside: bool = False,
     ) -> None:
         self.rules = game.rules
         self.seat = seat
         self.who = players(self.rules, seat, bot)
         self.commands = SOLO_COMMANDS
         self.bot = make_bot(bot, seed if seed is not None else 0, think=think, workers=workers)
+        # The bot's seats' decider; ``think_aside``: it will think beside a terminal's prompt.
+        self.thinking = Thinking(self.bot, held=think_aside)
+        self.think = think  # a `hint`'s budget too
         self.chance = Seeds(seed)
         self.lines: list[Line] = []  # where each of the person's lines began
         self._game = game
@@ -132,12 +137,28 @@ class LocalDriver:
     def _drive(self, game: Game) -> None:
         """Play ``game`` (at the end of the record) from here to the person's next decision."""
         assert self.table is not None
-        deciders: dict[int, Decider] = {s: self.bot for s in self.rules.seating.seats}
+        deciders: dict[int, Decider] = {s: self.thinking for s in self.rules.seating.seats}
         deciders[self.seat] = self.table
         deciders[CHANCE] = self.chance
         self._game = game
         self.play = Play(game, deciders, record=self._record, observers=[self.table])
         self.play.run()
+
+    def think_aside(self, schedule: Callable[[Callable[[], None]], Any] | None) -> None:
+        """The prompt's loop runs: the bot thinks in a worker thread from now on, and its
+        answer is played when it comes (``schedule`` runs a job on the loop, from any
+        thread). None: the loop ends; a thought under way is dropped."""
+        if schedule is None:
+            self.thinking.stop()
+        else:
+            self.thinking.aside(schedule, self._woken)
+
+    def _woken(self) -> None:
+        """The bot has answered: play on to the person's next decision (or its next
+        thought), and show what happened."""
+        assert self.play is not None and self.table is not None
+        self.play.run()
+        self.table.tell()
 
     def legal(self) -> list[Decision]:
         game = self._game
@@ -160,6 +181,8 @@ class LocalDriver:
         assert self.table is not None
         if not self.lines:
             return Reply(["There is nothing of yours to undo."])
+        if self.thinking.busy:
+            return Reply(["The bot is thinking: `undo` once it has moved."])
         line = self.lines.pop()
         record = self._record
         later = record.steps[line.step :]
@@ -179,7 +202,12 @@ class LocalDriver:
         return Reply([f"Took back {what}."], redraw=True)
 
     def status(self) -> str | None:
-        return None
+        if not self.thinking.busy:
+            return None
+        assert self.table is not None
+        dots = "…" if self.table.unicode else "..."
+        name = self._game.seat_name(self._game.prompt().seat)
+        return f"{name[:1].upper()}{name[1:]} is thinking{dots}"
 
     def leave(self) -> None:
         pass
@@ -195,7 +223,7 @@ def _undo(table: Table, args: list[str]) -> Reply:
 
 
 UNDO = ShellCommand("undo", "undo", "take back your last line (and the bot's reply)", _undo)
-SOLO_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, UNDO, SAVE, SAVE_OVER, QUIT)
+SOLO_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, HINT, UNDO, SAVE, SAVE_OVER, QUIT)
 
 
 def players(rules: Rules, seat: int, bot: str) -> dict[int, str]:
@@ -225,12 +253,30 @@ def solo_table(
     think: float | None = None,
     workers: int = 1,
     unicode: bool = True,
+    think_aside: bool = False,
 ) -> Table:
-    """A new game in this process: ``seat`` is the person's, the others the bot's."""
+    """A new game in this process: ``seat`` is the person's, the others the bot's
+    (``think_aside``: it will think beside a terminal's prompt, run_terminal's)."""
     game = Game(rules, setup)
     who = players(rules, seat, bot)
-    record = Record.begin(game, bots=[who[s] for s in rules.seating.seats], seed=seed, seat=seat)
-    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed, think=think, workers=workers)
+    record = Record.begin(
+        game,
+        bots=[who[s] for s in rules.seating.seats],
+        seed=seed,
+        seat=seat,
+        think=think,  # the bot's budget, so that a resumed game goes on with the same bot
+        workers=workers,
+    )
+    driver = LocalDriver(
+        game,
+        record,
+        seat=seat,
+        bot=bot,
+        seed=seed,
+        think=think,
+        workers=workers,
+        think_aside=think_aside,
+    )
     return Table(driver, unicode=unicode)
 
 
@@ -256,6 +302,7 @@ def make_table(args: argparse.Namespace, stream: TextIO | None = None) -> Table:
         think=args.think,
         workers=args.workers,
         unicode=can_unicode(stream or sys.stdout),
+        think_aside=on_terminal(),
     )
 
 
@@ -272,8 +319,20 @@ def resumed_table(path: str, stream: TextIO | None = None) -> Table:
     if who is None:
         raise CommandError(f"{path} is not a solo game's record (from `save` in `crownp2p solo`)")
     seat, bot, seed = who
+    think, workers = record.meta.get("think"), record.meta.get("workers", 1)
+    if not isinstance(think, int | float | None) or not isinstance(workers, int) or workers < 1:
+        raise CommandError(f"{path} is not a solo game's record (its bot's budget is not one)")
     game = record.new_game(rules)
-    driver = LocalDriver(game, record, seat=seat, bot=bot, seed=seed)
+    driver = LocalDriver(
+        game,
+        record,
+        seat=seat,
+        bot=bot,
+        seed=seed,
+        think=think,
+        workers=workers,
+        think_aside=on_terminal(),
+    )
     try:
         table = Table(driver, unicode=can_unicode(stream or sys.stdout))
     except ReplayError as err:
@@ -303,7 +362,7 @@ def _solo_players(record: Record) -> tuple[int, str, int | None] | None:
     if seat not in range(len(names)) or names[seat] != "you":
         return None
     bot = next((b for s, b in enumerate(names) if s != seat), "")
-    return (seat, bot, seed) if bot in BOT_KINDS else None
+    return (seat, bot, seed) if bot in BOT_NAMES else None
 
 
 def solo_command(args: argparse.Namespace) -> int:
@@ -311,8 +370,14 @@ def solo_command(args: argparse.Namespace) -> int:
     return run_solo(table, plain=args.plain)
 
 
+def on_terminal() -> bool:
+    """Whether the game is played at a terminal (else by lines: a pipe, a script)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run_solo(table: Table, *, plain: bool = False) -> int:
-    """Play ``table`` in the terminal (full-screen unless ``plain``), or by lines in a pipe."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        return run_terminal(table, full_screen=not plain)
+    """Play ``table`` in the terminal (full-screen unless ``plain``), the bot thinking beside
+    the prompt, or by lines in a pipe (the bot answers before the next line is read)."""
+    if on_terminal():
+        return run_terminal(table, full_screen=not plain, think_aside=True)
     return run_lines(table, sys.stdin, sys.stdout)

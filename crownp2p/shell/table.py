@@ -53,6 +53,7 @@ class Driver(Protocol):
     preface: list[str]  # what to say first of all (where the seating draw put us)
     leaving_resigns: bool  # a game still on is lost by leaving (`quit` asks first)
     pending: bool  # the person's decision is on its way
+    think: float | None  # seconds a `hint` may think (None: the normal level's)
 
     @property
     def game(self) -> Game: ...
@@ -82,6 +83,10 @@ class Driver(Protocol):
 
     def clock(self) -> tuple[int, float] | None:
         """The seat whose decision clock runs and the seconds left on it (None: none runs)."""
+
+    def think_aside(self, schedule: Callable[[Callable[[], None]], Any] | None) -> None:
+        """The prompt's loop runs (``schedule(job)`` runs a job on it from any thread): a bot
+        in this process may think beside the prompt. None: the loop ends, stop thinking."""
 
 
 class TurnTally:
@@ -458,6 +463,11 @@ class Table:
             return "Leave the game? You resign if you leave. [y/N] "
         unsaved = "" if self.saved else " (it is not saved: `save FILE` keeps it)"
         return f"Leave the game{unsaved}? [y/N] "
+
+    def think_aside(self, schedule: Callable[[Callable[[], None]], Any] | None) -> None:
+        """A bot in this process thinks beside the prompt from now on (``schedule``: the
+        prompt's loop, see :meth:`Driver.think_aside`), or no more (None)."""
+        self.driver.think_aside(schedule)
 
     def leave(self) -> None:
         """The person leaves: nothing more is shown, and the driver is told."""

@@ -126,11 +126,13 @@ def run_terminal(
     output: Any = None,
     before_prompt: Callable[[Any], None] | None = None,
     full_screen: bool = False,
+    think_aside: bool = False,
 ) -> int:
     """The shell in a prompt_toolkit session: the full-screen layout (full_screen.py), or
     the line mode, a prompt below what scrolls. ``input``/``output`` (a pipe input and a
     DummyOutput in tests) replace the terminal; ``before_prompt(shell)`` runs before each
-    prompt of the line mode (tests script the player with it)."""
+    prompt of the line mode (tests script the player with it). ``think_aside``: a bot in
+    this process thinks in a worker thread while the prompt stays live (solo)."""
     from prompt_toolkit.application import create_app_session
 
     session = (
@@ -140,7 +142,7 @@ def run_terminal(
     )
     with session, deferred_interrupt() as pressed:
         try:
-            return asyncio.run(_terminal(shell, pressed, before_prompt, full_screen))
+            return asyncio.run(_terminal(shell, pressed, before_prompt, full_screen, think_aside))
         except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
             return internal_error(err, shell, sys.stdout)
 
@@ -200,8 +202,41 @@ class Screen:
 
 
 async def _terminal(
-    shell: Any, pressed: list[int], before_prompt: Any, full_screen: bool = False
+    shell: Any,
+    pressed: list[int],
+    before_prompt: Any,
+    full_screen: bool = False,
+    think_aside: bool = False,
 ) -> int:
+    """The loop of either layout; with ``think_aside``, the shell's bot thinks beside it
+    until it ends (then no thread of it is left)."""
+    if not think_aside:
+        return await _layout(shell, pressed, before_prompt, full_screen)
+    shell.think_aside(_schedule_guarded(asyncio.get_running_loop()))
+    try:
+        return await _layout(shell, pressed, before_prompt, full_screen)
+    finally:
+        shell.think_aside(None)
+
+
+def _schedule_guarded(loop: asyncio.AbstractEventLoop) -> Callable[[Callable[[], None]], Any]:
+    """``schedule(job)``: run ``job`` on ``loop`` (callable from any thread). An error in it
+    ends the prompt as one in a typed line does, so it is said in one sentence."""
+    from prompt_toolkit.application import get_app_or_none
+
+    def guarded(job: Callable[[], None]) -> None:
+        try:
+            job()
+        except Exception as err:  # noqa: BLE001 - handed to run_terminal's last line of defence
+            app = get_app_or_none()
+            if app is None or not app.is_running or app.future is None or app.future.done():
+                raise
+            app.exit(exception=err)
+
+    return lambda job: loop.call_soon_threadsafe(guarded, job)
+
+
+async def _layout(shell: Any, pressed: list[int], before_prompt: Any, full_screen: bool) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.application.current import get_app
     from prompt_toolkit.formatted_text import FormattedText

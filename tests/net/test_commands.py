@@ -53,6 +53,9 @@ def run_main(capsys, *argv: str) -> tuple[int, str, str]:
         (["join", "nowhere", "--code", "abcd-efgh", "--bot", "random"], "not HOST:PORT"),
         (["join", "127.0.0.1:http", "--code", "abcd-efgh", "--bot", "random"], "not a port"),
         (["resume", "/nonexistent/game.jsonl"], "there is no record"),
+        (["host", "--bot", "random", "--spectators", "-1"], "--spectators must be 0 to 64"),
+        (["watch", "nowhere", "--code", "abcd-efgh"], "not HOST:PORT"),
+        (["watch", "127.0.0.1:1", "--code", "x"], "at least 4 letters"),
     ],
 )
 def test_bad_arguments_are_one_sentence_and_status_2(capsys, argv, words) -> None:
@@ -301,3 +304,42 @@ def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, r
         record = Record.load(path)
         assert verify(rules2, record).ok and len(record.steps) == len(local.record.steps)
         assert unproven_round(record, [0, 1]) is None  # rounds across the kill and resume
+
+
+def test_a_spectator_process_watches_a_bot_game_to_its_end(tmp_path) -> None:
+    host, listening = start_host("--bot", "random", "--max-turns", "6", "--spectators", "1")
+    address = f"127.0.0.1:{listening['port']}"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    watch = subprocess.Popen(
+        [*ENTRY, "watch", address, "--code", listening["code"], "--name", "eve"],
+        stdin=subprocess.PIPE,  # kept open: the end of input would leave
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert "watching the table" in watch.stdout.readline()
+        second = subprocess.run(  # the gallery holds one
+            [*ENTRY, "watch", address, "--code", listening["code"]],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert second.returncode == 2 and "the gallery is full" in second.stderr
+        join = subprocess.run(
+            [*ENTRY, "join", address, "--code", listening["code"], "--bot", "random"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert join.returncode == 1, join.stderr  # 1: unfinished, at the turn limit
+        out, err = watch.communicate(timeout=30)
+    finally:
+        watch.kill()
+        host.communicate(timeout=30)
+    assert watch.returncode == 0, err
+    assert "a b c d e f g h" in out  # the board
+    assert "hand 5" in out and "Supply" in out and "to decide" in out
+    assert "the game is over" in out.splitlines()[-1]
+    assert "Traceback" not in err

@@ -572,3 +572,37 @@ def test_every_step_is_told_once_in_order_with_its_news(rules2) -> None:
     assert events[-1].outcome is peer.outcome
     asked = [e.seq for e in events if isinstance(e, Asked)]
     assert asked == [s.seq for s in peer.record.steps if s.seat == 1]  # once per decision
+
+
+def test_a_step_is_told_before_it_is_hashed_and_acknowledged(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    honest = table.peers[0]
+    n = honest.applied
+    honest.take_events()
+    table.collect(0)
+    decision = list(honest.game.legal()[0])
+    table.inject(
+        1, 0, make("decision", seq=n + 1, seat=1, decision=decision, prev=honest.hash_at(n))
+    )
+    told = [e for e in honest.take_events() if isinstance(e, StepApplied)]
+    assert [e.step.seq for e in told] == [n + 1] and told[0].step.hash == ""  # not hashed yet
+    assert not [m for m in honest.take_outbox() if m[1]["t"] == "ack"]
+    honest.idle()
+    assert told[0].step.hash == honest.game.state_hash() == honest.hash_at(n + 1)
+    acks = [m for _, m in honest.take_outbox() if m["t"] == "ack"]
+    assert acks == [make("ack", seq=n + 1, hash=honest.game.state_hash())]
+
+
+def test_a_forged_hash_waiting_for_a_step_is_caught_when_the_step_is_hashed(rules2) -> None:
+    table = waiting_for(rules2, 1)
+    honest = table.peers[0]
+    n = honest.applied
+    table.inject(1, 0, make("ack", seq=n + 1, hash="5" * 64))  # ahead: it waits for seq n + 1
+    decision = list(honest.game.legal()[0])
+    table.inject(
+        1, 0, make("decision", seq=n + 1, seat=1, decision=decision, prev=honest.hash_at(n))
+    )
+    honest.resign()  # the hash is compared before any verdict
+    outcome = honest.outcome
+    assert outcome.result == "desync" and outcome.seq == n + 1
+    assert "hash-mismatch" in [m["code"] for m in errors_to(table, 0, 1)]

@@ -14,6 +14,11 @@ H = "0f" * 32
 VALID = {
     "join": dict(proto=1, engine="e", packs=[["crownp2p", "0.1.0"]], pake=b"A" + b"p" * 32),
     "peer": dict(proto=1, engine="e", packs=[], game_id=b"g" * 16, seat=2),
+    "watch": dict(proto=1, engine="e", packs=[["crownp2p", "0.1.0"]], pake=b"A" + b"p" * 32),
+    "spectator": dict(name="eve"),
+    "scene": dict(seq=3, view={"turn": 1}, names=["ann", "bob"]),
+    "news": dict(lines=["blue: ends the turn"]),
+    "heard": dict(name="eve", text="nice move"),
     "pake": dict(pake=b"B" + b"p" * 32),
     "noise": dict(msg=b"n" * 48),
     "player": dict(name="ann", listen=4000, commit=b"c" * 32),
@@ -51,6 +56,14 @@ VALID = {
     "chat": dict(text="hi"),
     "ping": {},
     "leave": dict(text=""),
+    "again": dict(commit=b"c" * 32),
+    "next": dict(
+        game_id=b"h" * 16,
+        statics=[b"e" * 32, b"d" * 32],
+        nonces=[b"n" * 32, b"m" * 32],
+        setup={"piles": []},
+        start_hash=H,
+    ),
 }
 
 
@@ -155,7 +168,11 @@ def test_every_message_type_has_a_handler_and_a_line_in_the_protocol_document() 
     """A new message type is a schema entry, a handler and a doc line (docs/protocol.md)."""
     from pathlib import Path
 
+    from crownp2p.net.gallery import Gallery
     from crownp2p.net.lockstep import Lockstep
+    from crownp2p.net.messages import BETWEEN_GAMES
+    from crownp2p.net.rematch import Rematch
+    from crownp2p.net.watching import Spectator
 
     doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     before_the_game = {
@@ -171,8 +188,17 @@ def test_every_message_type_has_a_handler_and_a_line_in_the_protocol_document() 
         "table",
         "confirm",
         "start",
+        "watch",
+        "spectator",
     }
+    to_spectators = {"scene", "news", "heard"}  # the host's, to its gallery
     for kind in SCHEMAS:
         assert f"`{kind}" in doc, kind
-        if kind not in before_the_game and kind != "ping":  # ping: the link answers it
+        if kind in to_spectators:
+            assert callable(getattr(Spectator, f"_on_{kind}", None)), kind
+        elif kind in BETWEEN_GAMES:
+            assert callable(getattr(Rematch, f"_on_{kind}", None)), kind
+        elif kind not in before_the_game and kind != "ping":  # ping: the link answers it
             assert callable(getattr(Lockstep, f"_on_{kind}", None)), kind
+    for kind in ("chat", "decision", "leave", "error"):  # what a spectator may send, or tries
+        assert callable(getattr(Gallery, f"_on_{kind}", None)), kind

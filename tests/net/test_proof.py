@@ -41,14 +41,14 @@ def verify_out(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str
 
 
 def ok_line(path: Path) -> str:
-    """What verify says of the record at ``path`` when it holds."""
+    """What verify says of the record at ``path`` when it holds, written out by hand: the
+    steps and chance seeds counted from the file, and how the seeds are known to be fair."""
     record = Record.load(path)
     seeds = sum(1 for step in record.steps if step.seat == CHANCE)
-    how = (
-        "each proven by its commit-reveal round, and the seats by the seating draw"
-        if record.game_id is not None
-        else "drawn in one process (no commit-reveal rounds to check)"
-    )
+    if record.game_id is not None:
+        how = "each proven by its commit-reveal round, and the seats by the seating draw"
+    else:
+        how = "drawn in one process (no commit-reveal rounds to check)"
     return (
         f"OK: {len(record.steps)} steps replayed, the start's and every step's state hash"
         f" matched; {seeds} chance seeds, {how}."

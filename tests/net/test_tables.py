@@ -551,6 +551,42 @@ async def test_a_decision_is_applied_as_it_is_read_and_a_bot_answers_at_once(rul
         assert main_tasks[s] not in applied_in[s]
 
 
+class PacedThinker(SlowThinker):
+    """A SlowThinker that waits a little longer, so each decision reaches the peer alone."""
+
+    async def think(self, at_step: int) -> None:
+        await trio.sleep(0.005)
+        await super().think(at_step)
+
+
+async def test_a_peers_decision_is_told_before_it_is_hashed_and_acknowledged(rules2) -> None:
+    """A follower hears of a peer's decision as soon as it is checked and applied: its state
+    hash (for the acknowledgement) is computed after, unless something else waits to leave."""
+    from functools import partial
+
+    from crownp2p.net.events import StepApplied
+
+    table = Table(rules2, bot="random", seed=3, max_turns=10)
+    table.decider = lambda: None  # every seat's decisions come as offers
+    told: dict[int, list[tuple[int, bool]]] = {0: [], 1: []}  # by join order: seat, unhashed
+
+    def heard(order: int, thinker: PacedThinker, event) -> None:
+        thinker.event(event)
+        if isinstance(event, StepApplied):
+            told[order].append((event.step.seat, event.step.hash == ""))
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            hear = [partial(heard, order, PacedThinker(table, nursery)) for order in (0, 1)]
+            table.ready = await nursery.start(partial(table.host, on_event=hear[0]))
+            await nursery.start(partial(table.join, 1, table.ready.port, on_event=hear[1]))
+    same_as_one_process(table)
+    for order, seat in table.seats.items():
+        theirs = [unhashed for who, unhashed in told[order] if who == 1 - seat]
+        assert len(theirs) > 10 and sum(theirs) > len(theirs) // 2, theirs
+        assert all(step.hash for step in table.sessions[seat].record.steps)
+
+
 async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> None:
     """The middle of the three joiners by seat listens for the joiner above it and dials the
     one below and the host: after its crash it must take up both roles again, on the same

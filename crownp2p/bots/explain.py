@@ -1,0 +1,98 @@
+"""A decision in words, and one line on why it is good, from facts the engine gives.
+
+For a hint (the shell's ``hint``) or a bot author's log: :func:`named` says a decision the way
+a player reads it ("Knight c3xd5", "buy Tower"); :func:`why` gives its reason, first that
+applies of: the enemy units it captures (the decision played on a copy), a threat it meets
+(one of the seat's units attacked now, safe after: ``Game.attack_map``), a threat it makes
+(an enemy unit attacked after, not before), the card it buys. Nothing here judges a
+decision; it only says what the engine shows it does.
+"""
+
+from __future__ import annotations
+
+from ..core.board import parse_square, square_name
+from ..core.decisions import Decision, decision_text
+from ..core.game import Game
+
+__all__ = ["named", "why"]
+
+MOVES = ("march", "attack", "swap")
+
+
+def named(game: Game, decision: Decision) -> str:
+    """``decision`` as a player reads it: a unit's move with its name ("Knight c3xd5",
+    "King e1-f1"), anything else in its own words ("buy Tower")."""
+    if decision[0] in MOVES and len(decision) == 3:
+        unit = game.position.board[parse_square(decision[1])]
+        if unit is not None:
+            sign = "x" if decision[0] == "attack" else "-"
+            return f"{unit.kind.name} {decision[1]}{sign}{decision[2]}"
+    return decision_text(decision)
+
+
+def why(game: Game, seat: int, decision: Decision) -> str:
+    """One line on what ``decision`` (one of ``game``'s legal decisions, ``seat``'s) does."""
+    side = game.rules.seating.sides[seat]
+    after = game.clone()
+    after.apply(decision)
+    taken = _captured(game, after, side)
+    if taken:
+        return "wins " + " and ".join(f"a {name}" for name in taken)
+    met = _threat_met(game, after, decision, side)
+    if met:
+        return met
+    made = _threat_made(game, after, side)
+    if made:
+        return made
+    if decision[0] == "buy" and len(decision) == 2:
+        return "the card it wants most"
+    if decision == ("end",):
+        return "nothing more here is worth doing"
+    return "its best try against the deals it looked at"
+
+
+def _enemies(game: Game, side: int) -> dict[int, str]:
+    """The squares of the units of sides other than ``side``, with their kinds."""
+    sides = game.rules.seating.sides
+    return {sq: u.kind.name for sq, u in game.position.units() if sides[u.owner] != side}
+
+
+def _captured(before: Game, after: Game, side: int) -> list[str]:
+    """The enemy units gone from the board: those on squares that no longer hold them."""
+    now = _enemies(after, side)
+    return [name for sq, name in sorted(_enemies(before, side).items()) if now.get(sq) != name]
+
+
+def _threat_met(before: Game, after: Game, decision: Decision, side: int) -> str:
+    """One of the seat's units (its Sovereign first) attacked now and safe after."""
+    attacked = before.attack_map().under_attack(side)
+    for sq in sorted(attacked, key=lambda sq: (not _is_sovereign(before, sq), sq)):
+        unit = before.position.board[sq]
+        assert unit is not None
+        moved = decision[0] in MOVES and len(decision) == 3 and decision[1] == square_name(sq)
+        for where in ([parse_square(decision[2])] if moved else []) + [sq]:
+            there = after.position.board[where]
+            if there is not None and (there.kind, there.owner) == (unit.kind, unit.owner):
+                if not after.attack_map().threatened(where):
+                    return f"your {unit.kind.name} is attacked on {square_name(sq)}"
+                break
+    return ""
+
+
+def _threat_made(before: Game, after: Game, side: int) -> str:
+    """An enemy unit attacked after the decision and not before."""
+    sides = before.rules.seating.sides
+    was = {sq for s in set(sides) if s != side for sq in before.attack_map().under_attack(s)}
+    for s in sorted(set(sides)):
+        if s == side:
+            continue
+        for sq in after.attack_map().under_attack(s):
+            unit = after.position.board[sq]
+            if sq not in was and unit is not None:
+                return f"attacks the {unit.kind.name} on {square_name(sq)}"
+    return ""
+
+
+def _is_sovereign(game: Game, sq: int) -> bool:
+    unit = game.position.board[sq]
+    return unit is not None and unit.kind.is_sovereign
