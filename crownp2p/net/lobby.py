@@ -115,12 +115,14 @@ class Lobby:
                 guest.scope = trio.CancelScope()
                 if guest.table is not None:
                     return True
-                if guest.shown != self.version:
+                # What was sent is what is marked sent: news that comes while a send is under
+                # way (a checkpoint) is sent on the next round, not taken as sent already.
+                if guest.shown != (version := self.version):
                     await framed.send(make("lobby", names=self.names, teams=self.team_places()))
-                    guest.shown, sent_at = self.version, trio.current_time()
-                if self.draw is not None and guest.asked is not self.draw:
-                    await framed.send(make("draw", commits=[list(c) for c in self.draw.commits]))
-                    guest.asked, sent_at = self.draw, trio.current_time()
+                    guest.shown, sent_at = version, trio.current_time()
+                if (draw := self.draw) is not None and guest.asked is not draw:
+                    await framed.send(make("draw", commits=[list(c) for c in draw.commits]))
+                    guest.asked, sent_at = draw, trio.current_time()
                 msg = None
                 guest.scope.deadline = sent_at + self.timeouts.keepalive
                 with guest.scope:

@@ -15,7 +15,9 @@ from tables import CODE, FAST, PACKS, Table, wait_until
 from crownp2p.core.setup import Setup
 from crownp2p.net.errors import NetError
 from crownp2p.net.events import LobbyChanged, Seated
-from crownp2p.net.lobby import Lobby
+from crownp2p.net.handshake import Player
+from crownp2p.net.link import Timeouts
+from crownp2p.net.lobby import Guest, Lobby
 
 
 async def test_the_host_chooses_partners_in_the_lobby_and_every_peer_sees_the_same(rules4):
@@ -138,6 +140,39 @@ async def test_a_joiner_refuses_a_table_whose_partners_are_not_those_the_lobby_s
         "the table cannot be played here: the table's partners are not those its lobby showed"
         in said
     )
+
+
+async def test_news_that_comes_while_the_lobby_is_being_sent_is_sent_too():
+    """The host chooses a partner while a guest's task is still sending it the lobby as it
+    was: the guest is then sent the new lobby as well, not left with the old one."""
+    lobby = Lobby(4, Timeouts(keepalive=0.5), (b"h" * 32, b"c" * 32), None, hold=True)
+    for n in (1, 2, 3):
+        key = bytes([n]) * 32
+        lobby.guests[key] = Guest(Player(f"joiner{n}", 1, key, key), ("127.0.0.1", 1))
+    sent: list[dict] = []
+
+    class Framed:  # a guest's link that takes a checkpoint while it sends
+        async def send(self, msg: dict) -> None:
+            sent.append(msg)
+            if len(sent) == 1:
+                lobby.choose_partner(3, "joiner3")  # news during the send
+            await trio.sleep(0)
+
+        async def receive(self) -> None:
+            await trio.sleep_forever()
+
+    framed = Framed()
+    guest = lobby.guests[bytes([1]) * 32]
+    guest.framed = framed
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lobby.attend, guest, framed)
+        await wait_until(lambda: len(sent) == 2)
+        nursery.cancel_scope.cancel()
+    # (without the news sent, the second message is the ping of a quiet line)
+    assert [(m["t"], m.get("teams")) for m in sent] == [
+        ("lobby", []),
+        ("lobby", [[0, 3], [1, 2]]),
+    ]
 
 
 # ---------------------------------------------------------------------- the lobby's screen
