@@ -27,7 +27,8 @@ from typing import Any
 
 from crownp2p.bots import THINK, Bot, make_bot
 from crownp2p.bots.greedy import GreedyBot, unit_value
-from crownp2p.core.board import file_of, parse_square, rank_of
+from crownp2p.bots.search import distance
+from crownp2p.core.board import parse_square
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.play import Decider, Play, Seeds
@@ -38,58 +39,56 @@ from crownp2p.core.standard import standard_rules
 MATCHES = ["hard:greedy", "hard:rush", "normal:greedy", "normal:normal", "easy:random"]
 GOALS = {"hard:greedy": 0.90, "hard:rush": 0.80, "normal:greedy": 0.75, "easy:random": 0.80}
 FINISHED_GOAL = 0.95  # games between search bots that end before the cap
-TRAINERS_WANTED = 3
+CHEAP = 4  # the dearest trainer the rush buys
 ARMY = 4  # units on the board before the rush marches
 
 
 class RushBot(Bot):
-    """The baseline plan: a few cheap trainers, every order a deployment or a step towards the
-    enemy King, any capture taken (the King's first). Card steps by the greedy scoring."""
+    """The baseline plan: buy cheap trainers and train one every turn, deploy a few units,
+    then send them at the enemy King; any capture is taken (the King's first) and the King
+    itself moves only to escape. Card steps by the greedy scoring."""
 
     name = "rush"
 
     def __init__(self, seed: int | str = 0) -> None:
         super().__init__(seed)
         self.greedy = GreedyBot(seed)
-        self.bought = 0
 
     def decide(self, game: Game, seat: int) -> Decision:
-        legal = game.legal()
         if game.stack:
             return self.greedy.decide(game, seat)
-        best = max(legal, key=lambda d: (self._score(game, seat, d), self.rng.random()))
-        if best[0] == "buy" and game.card_type(best[1]).trains:
-            self.bought += 1
-        return best
+        return max(game.legal(), key=lambda d: (self._score(game, seat, d), self.rng.random()))
 
     def _score(self, game: Game, seat: int, d: Decision) -> float:
         verb = d[0]
         if verb == "attack":
             target = game.position.board[parse_square(d[2])]
-            return (
-                1000 + (unit_value(target.kind.name, game) if target else 1) - self._risk(game, d)
-            )
+            trade = 10 * (unit_value(target.kind.name, game) if target else 1) - self._risk(game, d)
+            return 1000 + trade if trade >= 0 else trade  # no unit given for a lesser one
         if verb == "deploy":  # a small army first, then it marches
             army = sum(not u.kind.is_sovereign for _, u in game.position.units() if u.owner == seat)
-            return (500 if army < ARMY else 50) + unit_value(d[1], game)
+            return (500 if army < ARMY else 60) + unit_value(d[1], game)
         if verb == "march":
             frm, unit = parse_square(d[1]), game.position.board[parse_square(d[1])]
-            if unit is not None and unit.kind.is_sovereign:  # the King moves only to escape
+            if unit is None or unit.owner != seat:
+                return -1
+            if unit.kind.is_sovereign:  # the King moves only to escape
                 in_danger = game.position.would_be_threatened(frm, frm)
                 return 2000 - self._risk(game, d) * 100 if in_danger else -1
-            if unit is None:
-                return -1
-            return 100 - self._distance(game, seat, parse_square(d[2])) - self._risk(game, d)
-        if verb == "train":  # the bought trainers, not the starting Peons and Guards
-            return 50 if game.card_type(d[1]).cost >= 2 else -1
-        if verb == "treasure":
-            return 50
-        if verb == "play":
-            return 40
+            value = unit_value(unit.kind.name, game)
+            rescue = 10 * value if game.position.would_be_threatened(frm, frm) else 0
+            to = parse_square(d[2])
+            return 100 + rescue - 2 * self._distance(game, seat, to) - self._risk(game, d)
+        if verb == "train":  # every turn: what the card trains, the Peon (gold) last
+            card = game.card_type(d[1])
+            gold = card.name == "Peon"
+            return 50 + unit_value(card.trains or "Pawn", game) * card.train_count - 5 * gold
+        if verb in ("treasure", "play"):
+            return 50 if verb == "treasure" else 40
         if verb == "buy":
             card = game.card_type(d[1])
-            if card.trains and 2 <= card.cost <= 4 and self.bought < TRAINERS_WANTED:
-                return 30 + unit_value(card.trains, game) * card.train_count - card.cost
+            if card.trains and card.cost <= CHEAP:
+                return 30 + unit_value(card.trains, game) * card.train_count
             return 10 + card.cost
         return 0  # end
 
@@ -103,10 +102,7 @@ class RushBot(Bot):
 
     def _distance(self, game: Game, seat: int, sq: int) -> int:
         kings = [k for s in game.rules.opponents(seat) for k in game.position.sovereign_squares(s)]
-        return min(
-            (max(abs(file_of(sq) - file_of(k)), abs(rank_of(sq) - rank_of(k))) for k in kings),
-            default=0,
-        )
+        return min((distance(sq, k) for k in kings), default=0)
 
 
 class Timed:
