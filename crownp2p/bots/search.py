@@ -34,9 +34,10 @@ from .base import Bot
 from .greedy import GreedyBot, card_value, unit_value
 
 # Iterations one core runs in a second, measured mid-game (turns 9 to 40: 1100 down to 380,
-# 580 overall) on the project's 2-core machine under a load of about 6 (bench/bots.py prints
+# 580 overall) on the project's 2-core machine under a load of about 6; set nearer the late
+# game's pace, where games between search bots spend their decisions (bench/bots.py prints
 # the time per decision each level really takes).
-ITERATIONS_PER_SECOND = 500
+ITERATIONS_PER_SECOND = 450
 MIN_CANDIDATES, MAX_CANDIDATES = 3, 12
 ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent's next turn
 # Pressure on the enemy Sovereigns, in Pawns: each square next to one that a side attacks, and
