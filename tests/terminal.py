@@ -76,16 +76,16 @@ class Terminal:
         """The screen now, row by row, as the terminal shows it."""
         return [row.rstrip() for row in self.vt.display]
 
-    def showing(self, text: str, timeout: float = WAIT) -> list[str]:
-        """Wait until ``text`` is on the screen now (in one row); return the rows."""
+    def showing(self, *texts: str, timeout: float = WAIT) -> list[str]:
+        """Wait until one of ``texts`` is on the screen now (in one row); return the rows."""
         deadline = time.monotonic() + timeout
         while True:
             rows = self.rows()
-            if any(text in row for row in rows):
+            if any(text in row for row in rows for text in texts):
                 return rows
             if time.monotonic() > deadline or not self._read(0.2):
                 shown = "\n".join(rows)
-                raise AssertionError(f"the screen never showed {text!r}; it shows:\n{shown}")
+                raise AssertionError(f"the screen never showed {texts!r}; it shows:\n{shown}")
 
     def resize(self, rows: int, columns: int) -> None:
         self.vt.resize(rows, columns)

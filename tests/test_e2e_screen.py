@@ -131,9 +131,19 @@ def test_plain_keeps_the_line_mode(terminal):
 def test_the_opponents_last_move_stays_on_the_board_at_80_by_24(terminal):
     t = terminal("solo", "--bot", "greedy", "--seed", "4", NO_COLOR="1")
     t.showing("blue>")
-    for _ in range(4):  # four turns of ours; gold's fourth moves its Pawn d7-d5
-        for line in ("end", "end", "treasure all", "end"):
-            t.type(line)
+    for turn in range(1, 5):  # four turns of ours; gold's fourth moves its Pawn d7-d5
+        # each line once the screen asks for it: the bot thinks beside the prompt, so a line
+        # typed early would meet another phase
+        t.showing(f"turn {turn}: your turn · order phase")
+        t.type("end")
+        t.showing(f"turn {turn}: your turn · action phase")
+        t.type("end")
+        t.showing(f"turn {turn}: your turn · buy phase")
+        t.type("treasure all")
+        spent = [f"buy phase · orders 0 · actions 0 · buys 1 · gold {g}" for g in range(1, 10)]
+        rows = t.showing(*spent, "gold's turn", f"turn {turn + 1}: your turn")
+        if any(text in row for row in rows for text in spent):
+            t.type("end")  # something is affordable: the turn waits for its end
     rows = t.showing("turn 5: your turn")
     assert rows[2].startswith(" 7 · · ·*·") and rows[4].startswith(" 5 · · ·*p")
     assert "* last moves" in "\n".join(rows)

@@ -12,13 +12,16 @@ from crownp2p.bots.search import (
     SearchBot,
     evaluate,
     iterations_for,
+    pressure,
     run_iterations,
     search,
 )
 from crownp2p.bots.selfplay import play_game
+from crownp2p.core.board import parse_square
 from crownp2p.core.decisions import parse_decision
 from crownp2p.core.determinize import KnownTops
 from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.position import Unit
 from crownp2p.core.record import Step
 from crownp2p.core.setup import Setup
 from crownp2p.core.shuffle import SeedSource
@@ -97,6 +100,31 @@ def test_the_evaluation_prefers_material_and_a_won_game() -> None:
         assert evaluate(game, seat) > before
     game.over, game.winner = True, RULES.seating.sides[seat]
     assert evaluate(game, seat) == 1.0
+
+
+def test_pressure_grows_as_units_close_on_the_enemy_king() -> None:
+    game = Game(RULES, Setup())  # the Kings on e1 and e8, nothing else
+    rook = Unit(RULES.units.get("Rook"), 0, 99)
+
+    def pressure_with_rook_on(square: str) -> float:
+        board = game.position.board
+        board[:] = [u if u is None or u.kind.is_sovereign else None for u in board]
+        board[parse_square(square)] = rook
+        return pressure(game, game.position.attack_map(), 0)
+
+    far, nearer, beside = (pressure_with_rook_on(sq) for sq in ("a2", "a5", "d7"))
+    assert 0 < far < nearer < beside  # d7 also attacks four squares around the King
+    assert pressure(game, game.position.attack_map(), 1) == 0.0  # gold has no unit out
+
+
+def test_a_quicker_win_counts_more_and_a_quicker_loss_less() -> None:
+    game = midgame(6, 8)
+    seat = game.prompt().seat
+    side = RULES.seating.sides[seat]
+    game.over, game.winner = True, side
+    assert 1.0 == evaluate(game, seat, game.turn) > evaluate(game, seat, game.turn - 2)
+    game.winner = 1 - side
+    assert 0.0 == evaluate(game, seat, game.turn) < evaluate(game, seat, game.turn - 2)
 
 
 def test_a_bot_at_a_networked_seat_is_told_of_the_steps() -> None:

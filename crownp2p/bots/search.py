@@ -23,19 +23,27 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.board import adjacent, file_of, rank_of
 from ..core.decisions import Decision, parse_decision
 from ..core.determinize import KnownTops, determinize
 from ..core.game import CHANCE, Game
+from ..core.position import AttackMap
 from ..core.record import Step
 from ..core.rules import Rules
 from .base import Bot
 from .greedy import GreedyBot, card_value, unit_value
 
-# Iterations one core runs in a second, measured mid-game on the project's 2-core machine
-# (bench/bots.py prints the time per decision each level really takes).
-ITERATIONS_PER_SECOND = 250
+# Iterations one core runs in a second, measured mid-game (turns 9 to 40: 1100 down to 380,
+# 580 overall) on the project's 2-core machine under a load of about 6; set nearer the late
+# game's pace, where games between search bots spend their decisions (bench/bots.py prints
+# the time per decision each level really takes).
+ITERATIONS_PER_SECOND = 450
 MIN_CANDIDATES, MAX_CANDIDATES = 3, 12
 ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent's next turn
+# Pressure on the enemy Sovereigns, in Pawns: each square next to one that a side attacks, and
+# each step nearer than NEAR one of its units stands (a unit at the King's side: 6 steps).
+RING, APPROACH, NEAR = 0.4, 0.12, 7
+LATER_WIN = 0.01  # a win's value lost for each turn it comes later
 
 
 def iterations_for(seconds: float) -> int:
@@ -157,7 +165,7 @@ def run_iterations(root: Root, seed: str, iterations: int) -> Tally:
                 game.apply(root.candidates[k])
                 rollout(game, start, random.Random(deal_seed))
                 tally[k][0] += 1
-                tally[k][1] += evaluate(game, seat)
+                tally[k][1] += evaluate(game, seat, start)
                 spent += 1
         alive.sort(key=lambda k: (-tally[k][1] / tally[k][0], k))
         alive = alive[: max(1, (len(alive) + 1) // 2)]
@@ -186,14 +194,19 @@ def rollout(game: Game, start: int, rng: random.Random) -> None:
 # ====================================================================== evaluation
 
 
-def evaluate(game: Game, seat: int) -> float:
+def evaluate(game: Game, seat: int, start: int | None = None) -> float:
     """How good the game looks for ``seat``'s side, as a chance of winning in [0, 1]: material
     on the board and in the Barracks, Sovereigns in reach of an enemy (worse for the side that
-    does not move next), and the deck's economy."""
+    does not move next), the pressure each side puts on the other's Sovereigns, and the deck's
+    economy. A game over counts by who won, a little less for each turn since ``start`` (so a
+    search takes the quicker of two wins, and the slower of two losses)."""
     seating = game.rules.seating
     side = seating.sides[seat]
     if game.over:
-        return 0.5 if game.winner is None else float(game.winner == side)
+        if game.winner is None:
+            return 0.5
+        delay = LATER_WIN * (game.turn - (game.turn if start is None else start))
+        return 1.0 - delay if game.winner == side else delay
     position = game.position
     ours_next = not seating.are_enemies(game.active, seat)
     score = 0.0
@@ -214,4 +227,32 @@ def evaluate(game: Game, seat: int) -> float:
         if cards:
             worth = sum(card_value(game.cards[c], game) for c in cards)
             score += sign * 3 * worth / len(cards)
+    attacks = game.attack_map()
+    for other in sorted(set(seating.sides)):
+        score += (1 if other == side else -1) * pressure(game, attacks, other)
     return 0.5 + 0.5 * math.tanh(score / 20)
+
+
+def pressure(game: Game, attacks: AttackMap, side: int) -> float:
+    """How hard ``side`` presses on its enemies' Sovereigns, in Pawns: the squares around them
+    it attacks (where they could flee) and how near its units stand (so a search moves up
+    on the King rather than wait for the turn cap)."""
+    seating = game.rules.seating
+    targets = [
+        sq
+        for sq, unit in game.position.units()
+        if unit.kind.is_sovereign and seating.sides[unit.owner] != side
+    ]
+    if not targets:
+        return 0.0
+    ring = sum(bool(attacks.attackers(side, t)) for k in targets for t in adjacent(k))
+    near = 0.0
+    for sq, unit in game.position.units():
+        if seating.sides[unit.owner] == side and not unit.kind.is_sovereign:
+            near += max(0, NEAR - min(distance(sq, k) for k in targets))
+    return RING * ring + APPROACH * near
+
+
+def distance(a: int, b: int) -> int:
+    """King steps from square ``a`` to square ``b``."""
+    return max(abs(file_of(a) - file_of(b)), abs(rank_of(a) - rank_of(b)))
