@@ -31,6 +31,7 @@ from crownp2p.net.link import Timeouts
 from crownp2p.net.rematch import always
 from crownp2p.net.seating import host_game, join_game
 from crownp2p.shell.net_table import PersonsAnswer, net_table
+from crownp2p.shell.render import plain
 from crownp2p.shell.reply import Reply
 from crownp2p.shell.table import Table
 
@@ -127,7 +128,7 @@ async def test_a_person_plays_chats_and_leaves_against_a_bot_peer() -> None:
             seated = next(e for e in events if isinstance(e, Seated))
             assert (seated.seat, seated.names, seated.host) == (1, ("host", "player"), 0)
             assert Seated(0, ("host", "player"), (0, 1), 0) in heard  # the host hears it too
-            assert "chat TEXT" in table.opening().lines[0]
+            assert "chat TEXT" in plain(table.opening().news).splitlines()[1]  # after who is who
             for _ in range(3):  # three of our decisions, each typed as a line
                 await wait_until(lambda: table.legal(), "our turn")
                 before = len(table.record.steps)
@@ -361,7 +362,7 @@ def random_bot_host() -> subprocess.Popen:
     """A host on 127.0.0.1 whose seat the random bot plays (seed 3), telling in JSON lines."""
     return subprocess.Popen(
         [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
-        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3"],
+        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3", "--name", "host"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -433,7 +434,8 @@ def test_join_without_a_bot_plays_in_the_terminal_and_leaving_resigns() -> None:
 def test_a_person_keeps_a_record_by_default_and_resumes_after_a_crash(tmp_path) -> None:
     host = subprocess.Popen(
         [sys.executable, "-m", "crownp2p", "host", "--port", "0", "--bind", "127.0.0.1"]
-        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3", "--reconnect", "30"],
+        + ["--json", "--bot", "random", "--seed", "3", "--test-seed", "3", "--reconnect", "30"]
+        + ["--name", "host"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -543,6 +545,25 @@ def test_a_person_hosts_the_team_game_in_the_terminal() -> None:
     assert [r["result"] for r in results] == ["forfeit"] * 3, brief
     assert {r["winner"] for r in results} == {1}, brief
     assert len({r["final_hash"] for r in results}) == 1
+
+
+def test_a_name_at_the_table_defaults_to_the_login_name(monkeypatch) -> None:
+    from crownp2p.shell import net_args
+    from crownp2p.shell.cli import build_parser
+
+    monkeypatch.setattr(net_args.getpass, "getuser", lambda: "zoë")
+    for argv in (["host"], ["join", "127.0.0.1:1", "--code", "abc"]):
+        assert build_parser().parse_args(argv).name == "zoë"
+    assert build_parser().parse_args(["host", "--name", "ann"]).name == "ann"
+    # what a name at the table may hold: printable, at most 32 characters
+    monkeypatch.setattr(net_args.getpass, "getuser", lambda: "a\x07" + "b" * 40)
+    assert net_args.login_name() == "a" + "b" * 31
+
+    def nobody() -> str:
+        raise OSError("no login name")
+
+    monkeypatch.setattr(net_args.getpass, "getuser", nobody)
+    assert net_args.login_name() == "player"
 
 
 def test_without_a_bot_or_a_terminal_it_is_one_sentence() -> None:

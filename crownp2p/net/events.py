@@ -3,9 +3,9 @@
 The :class:`~.lockstep.Lockstep` emits the game's events (:class:`Started`,
 :class:`StepApplied`, :class:`Asked`, :class:`Chat`, :class:`LinkChanged`, :class:`PeerError`,
 :class:`Ended`);
-the services in ``seating`` add the seating's own (:class:`Waiting`, :class:`Seated`,
-:class:`Joined`, :class:`Left`); the host's gallery and a spectator's side theirs
-(:class:`Watching`, :class:`Heard`, :class:`Scene`, :class:`News`); and an evening of
+the services in ``seating`` add the seating's own (:class:`Waiting`, :class:`LobbyChanged`,
+:class:`Seated`, :class:`Joined`, :class:`Left`); the host's gallery and a spectator's side
+theirs (:class:`Watching`, :class:`Heard`, :class:`Scene`, :class:`News`); and an evening of
 several games its own (:class:`Score`, :class:`EveningOver`). A follower reads them with
 ``match`` or ``isinstance``; none of them is a callback into the protocol, and none carries a
 clock: a benchmark that wants times stamps the events as it receives them.
@@ -138,6 +138,17 @@ class Seated:
 
 
 @dataclass(frozen=True)
+class LobbyChanged:
+    """Who is in before the draw: ``names``, the host first, then the joiners in the order
+    they came, of ``players`` places; ``teams`` the host's chosen partners as places in
+    ``names`` (empty: the seating draw decides, or the table is not full yet)."""
+
+    names: tuple[str, ...]
+    players: int
+    teams: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
 class Joined:
     """A player called ``name`` took a place at our table: ``present`` of ``players`` are in,
     the host included (the host's news)."""
@@ -223,6 +234,7 @@ Event = (
     | PeerError
     | Ended
     | Waiting
+    | LobbyChanged
     | Seated
     | Joined
     | Left

@@ -161,6 +161,11 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "noise": {"msg": binary(NOISE_MESSAGE_BYTES, NOISE_STATIC_MESSAGE_BYTES)},
     "player": {"name": text(32, min_len=1), "listen": integer(0, 65535), "commit": DIGEST},
     "welcome": {"players": integer(2, MAX_SEATS)},
+    # ---- the lobby (until the seating draw)
+    "lobby": {
+        "names": array(text(32, min_len=1), MAX_SEATS, min_len=1),
+        "teams": array(array(SEAT, MAX_SEATS, min_len=1), 2),  # places in names; empty: drawn
+    },
     "spectator": {"name": text(32, min_len=1)},  # a spectator, first thing on its sealed link
     # ---- the seating draw (every seat is taken; before the table)
     "draw": {"commits": COMMITS},

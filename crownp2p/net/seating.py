@@ -38,7 +38,7 @@ from .bounds import (
 from .discovery import BEACON_PORT, INTERVAL, Announcement, announce, encode
 from .draw import Draw
 from .errors import ConnectionLost, HandshakeError, NetError, PeerTimeout, ProtocolError
-from .events import EveningOver, Event, Outcome, Seated, Waiting
+from .events import EveningOver, Event, LobbyChanged, Outcome, Seated, Waiting
 from .gallery import SPECTATORS, Gallery
 from .handshake import Admitted, Packs, join_accept, join_dial, watch_accept
 from .journal import Journal, JournalError, load, session_path
@@ -291,17 +291,21 @@ async def host_game(
     announced: Announced | None = None,
     on_event: EventSink | None = None,
     session_ready: Callable[[Session], None] | None = None,
+    hold: bool = False,
+    lobby_ready: Callable[[Lobby], None] | None = None,
     again: Again | None = None,
     task_status: trio.TaskStatus[HostReady] = trio.TASK_STATUS_IGNORED,
 ) -> Outcome:
     """Host a game for ``len(rules.seating.sides)`` players and play it to the end. A seat with
     no ``decider`` is a person's: its decisions come through :meth:`Session.offer`. ``clock``
     is each decision's time limit in seconds (None: no limit). ``teams`` names the player who
-    partners the host at a table of two sides of two (None: the seating draw decides).
-    ``announced``: how the table announces itself on the LAN until it is seated (None: it is
-    silent); ``spectators`` is how many may watch at once (0: none); ``again`` is asked after
-    each finished game whether to play another on the same links (None: one game); the last
-    game's outcome is returned."""
+    partners the host at a table of two sides of two (None: the seating draw decides, unless
+    the host chooses in the lobby). ``hold``: the draw waits for :meth:`Lobby.start` once every
+    place is taken (a person who may still choose partners); ``lobby_ready(lobby)`` hands the
+    lobby to the user interface that chooses and starts. ``announced``: how the table announces
+    itself on the LAN until it is seated (None: it is silent); ``spectators`` is how many may
+    watch at once (0: none); ``again`` is asked after each finished game whether to play
+    another on the same links (None: one game); the last game's outcome is returned."""
     timeouts = timeouts or Timeouts()
     players = len(rules.seating.sides)
     sides = rules.seating.sides
@@ -327,7 +331,15 @@ async def host_game(
     port = bound[1]
     static = crypto.new_static()
     key, nonce = crypto.static_public(static), draw.new_nonce(test_seed, name)
-    lobby = Lobby(players, timeouts, (key, draw.commitment(key, nonce)), on_event)
+    lobby = Lobby(
+        players,
+        timeouts,
+        (key, draw.commitment(key, nonce)),
+        on_event,
+        name=name,
+        partner=teams,
+        hold=hold,
+    )
     throttle = Throttle()
     session: Session | None = None
     gallery = Gallery(spectators, players, timeouts, on_event)
@@ -386,13 +398,17 @@ async def host_game(
                 announced.beacon_port,
                 announced.interval,
             )
+        if lobby_ready:
+            lobby_ready(lobby)
+        lobby.announce()
         while True:
             await lobby.full()
             if await lobby.openings():
                 break
         nonces = lobby.nonces(nonce)
-        drawn = _draw_teams(lobby, key, teams, rules)
-        drawn = Draw(drawn.commits, tuple(nonces[k] for k, _ in drawn.commits), drawn.teams)
+        assert lobby.draw is not None
+        commits = lobby.draw.commits
+        drawn = Draw(commits, tuple(nonces[k] for k, _ in commits), lobby.teams())
         statics = drawn.seats(rules.seating.sides)
         seat_of = {k: seat for seat, k in enumerate(statics)}
         guests = lobby.guests
@@ -542,21 +558,6 @@ async def _take_spectator(
     await gallery.attend(framed, name)
 
 
-def _draw_teams(lobby: Lobby, host_key: bytes, partner: str | None, rules: Rules) -> Draw:
-    """The lobby's draw with the host's ``--teams`` choice: the host and ``partner`` against
-    the others (no partner: the draw decides the partners too)."""
-    assert lobby.draw is not None
-    if partner is None:
-        return lobby.draw
-    named = [k for k, g in lobby.guests.items() if g.player.name == partner]
-    if len(named) != 1:
-        who = "no player" if not named else "more than one player"
-        raise NetError(f"--teams names {partner}, but {who} at the table is called {partner}")
-    ours = (host_key, named[0])
-    others = tuple(k for k in lobby.guests if k not in ours)
-    return Draw(lobby.draw.commits, (), (ours, others))
-
-
 def _seated(info: TableInfo, rules: Rules) -> Seated:
     return Seated(info.seat, tuple(info.names), tuple(rules.seating.sides), info.host)
 
@@ -566,12 +567,15 @@ def _seated(info: TableInfo, rules: Rules) -> Seated:
 
 @dataclass
 class _Entry:
-    """Our part in the seating draw: our key for this table, our nonce, and the draw's
-    commitments as we last answered them."""
+    """Our part in the seating draw: our key for this table, our nonce, the draw's
+    commitments as we last answered them, and the partners the host's lobby showed (by name,
+    None: no lobby came), last and as we answered."""
 
     nonce: bytes
     static: bytes = field(default_factory=crypto.new_static)
     answered: tuple[tuple[bytes, bytes], ...] | None = None
+    shown: list[list[str]] | None = None
+    promised: list[list[str]] | None = None
 
     @property
     def key(self) -> bytes:
@@ -583,11 +587,15 @@ class _Entry:
 
 
 async def _await_table(
-    framed: FramedStream, timeouts: Timeouts, entry: _Entry, players: int
+    framed: FramedStream,
+    timeouts: Timeouts,
+    entry: _Entry,
+    players: int,
+    on_event: EventSink | None,
 ) -> dict[str, Any]:
-    """Wait for the host to fill the table, pinging so neither side thinks the other gone, and
-    open our commitment when the host sends the seating draw. ConnectionLost: the link was cut
-    first."""
+    """Wait for the host to fill the table, pinging so neither side thinks the other gone,
+    telling the lobby as the host sends it, and open our commitment when the host sends the
+    seating draw. ConnectionLost: the link was cut first."""
     quiet_since = trio.current_time()
     while True:
         with trio.move_on_after(timeouts.keepalive) as scope:
@@ -609,10 +617,37 @@ async def _await_table(
         if msg["t"] == "draw":
             await _open(framed, msg, entry, players)
             continue
+        if msg["t"] == "lobby":
+            changed = await _lobby_heard(framed, msg, players)
+            entry.shown = _pairs(
+                [[changed.names[place] for place in team] for team in changed.teams]
+            )
+            if on_event:
+                on_event(changed)
+            continue
         if msg["t"] != "table":
             await framed.refuse("unexpected", f"expected the table, not a {msg['t']} message")
             raise NetError(f"the host sent {msg['t']} instead of the table")
         return msg
+
+
+def _pairs(teams: list[list[str]]) -> list[list[str]]:
+    """Partners by name, in an order that does not depend on the seats."""
+    return sorted(sorted(team) for team in teams)
+
+
+async def _lobby_heard(framed: FramedStream, msg: dict[str, Any], players: int) -> LobbyChanged:
+    """The host's ``lobby`` as an event, once we have checked it fits the table."""
+    names, teams = msg["names"], msg["teams"]
+    places = [place for team in teams for place in team]
+    if (
+        len(names) > players
+        or len(places) != len(set(places))
+        or max(places, default=0) >= len(names)
+    ):
+        await framed.refuse("bad-message", "the lobby does not fit the table")
+        raise NetError("the host sent a lobby that does not fit its table")
+    return LobbyChanged(tuple(names), players, tuple(tuple(team) for team in teams))
 
 
 async def _open(framed: FramedStream, msg: dict[str, Any], entry: _Entry, players: int) -> None:
@@ -625,7 +660,7 @@ async def _open(framed: FramedStream, msg: dict[str, Any], entry: _Entry, player
     elif len(commits) != players or keys != sorted(set(keys)):
         wrong = "does not list one commitment per seat, in the order of their keys"
     else:
-        entry.answered = commits
+        entry.answered, entry.promised = commits, entry.shown
         await framed.send(make("opening", nonce=entry.nonce))
         return
     await framed.refuse("draw", f"the seating draw {wrong}")
@@ -694,7 +729,7 @@ async def join_game(
             on_event(Waiting(joined.players))
         while True:
             try:
-                table = await _await_table(framed, timeouts, entry, joined.players)
+                table = await _await_table(framed, timeouts, entry, joined.players, on_event)
                 break
             except ConnectionLost:
                 await framed.aclose()
@@ -823,6 +858,10 @@ async def _accept_table(
     wrong = draw.seats_fault(drawn, statics, table["names"], rules.seating.sides)
     if wrong is not None:
         raise await refuse("draw", wrong)
+    name_of = dict(zip(statics, table["names"], strict=True))
+    pairs = _pairs([[name_of[key] for key in team] for team in drawn.teams])
+    if entry.promised is not None and pairs != entry.promised:
+        raise await refuse("draw", "the table's partners are not those its lobby showed")
     addrs: list[tuple[str, int]] = [(str(h), int(p)) for h, p in table["addrs"]]
     addrs[table["host"]] = (host, port)  # the host is where we reached it
     extra: dict[str, Any] = {}

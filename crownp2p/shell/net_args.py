@@ -4,6 +4,7 @@ command line (and ``crownp2p --version``) imports nothing else."""
 from __future__ import annotations
 
 import argparse
+import getpass
 
 from .arguments import BOTS_HELP, add_bot_arguments, add_screen_arguments, add_setup_arguments
 
@@ -16,6 +17,26 @@ __all__ = [
 ]
 
 BEACON_PORT = 41930  # net/discovery.py's BEACON_PORT (this module imports nothing)
+
+
+NAME_MAX = 32  # characters of a name at the table (net/messages.py's `player`)
+
+
+def login_name() -> str:
+    """The name a player goes by unless it gives --name: its login name (printable, at most
+    32 characters), or "player" when the system knows none."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError, ImportError):  # no login name, no user database
+        return "player"
+    name = "".join(c for c in name if c.isprintable()).strip()[:NAME_MAX].strip()
+    return name or "player"
+
+
+def _name_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--name", default=login_name(), help="your name at the table (default: your login name)"
+    )
 
 
 def _common_arguments(p: argparse.ArgumentParser, *, resume: bool = False) -> None:
@@ -99,7 +120,7 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         "costs a guesser one online try per guess, rate-limited per address (about 1,400 a day "
         "past the first few): fine for a game night, weak for a table left open",
     )
-    p.add_argument("--name", default="host", help="your name at the table")
+    _name_argument(p)
     p.add_argument(
         "--table",
         metavar="NAME",
@@ -195,7 +216,7 @@ def add_join_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--code", help="the join code the host printed (default: asked for, at a terminal)"
     )
-    p.add_argument("--name", default="player", help="your name at the table")
+    _name_argument(p)
     _common_arguments(p)
 
 

@@ -17,6 +17,7 @@ import logging
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +27,9 @@ from .turns import turn_limit
 if TYPE_CHECKING:
     from ..core.rules import Rules
     from ..core.setup import Setup
-    from ..net.events import Seated
     from ..net.link import Timeouts
     from ..net.seating import Announced
+    from .lobby_screen import LobbyScreen
 
 EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
 MAX_SPECTATORS = 64
@@ -160,9 +161,13 @@ class Printer:
         self.names: list[str] = []
         self.started_at: float | None = None  # when the game began and ended, as we heard it
         self.ended_at: float | None = None
+        self.sink: Callable[[list[str]], None] | None = None  # lines go there, not to stdout
 
     def emit(self, data: dict[str, Any], text: str) -> None:
-        print(json.dumps(data) if self.as_json else text, flush=True)
+        if self.sink is not None:  # a person reads it on the lobby's screen
+            self.sink([text])
+        else:
+            print(json.dumps(data) if self.as_json else text, flush=True)
 
     def stamp(self, event: Any) -> None:
         """Time the game by its events (the protocol keeps no clock)."""
@@ -174,35 +179,14 @@ class Printer:
             self.ended_at = time.monotonic()
 
     def event(self, event: Any) -> None:
-        from ..net.events import Chat, Heard, Joined, Left, LinkChanged, Seated, Waiting, Watching
+        from ..net.events import Chat, Heard, LinkChanged, Watching
+        from .lobby_screen import told
 
         self.stamp(event)
+        if (said := told(event)) is not None:
+            self.emit(*said)
+            return
         match event:
-            case Joined(name=name, present=present, players=players):
-                self.emit(
-                    {"event": "joined", "name": name, "present": present},
-                    f"{name} joined ({present} of {players} in)",
-                )
-            case Left(name=name):
-                self.emit(
-                    {"event": "left", "name": name},
-                    f"{name} left before the game began: the place is free again",
-                )
-            case Waiting(players=players):
-                self.emit(
-                    {"event": "waiting", "players": players},
-                    f"in at a table of {players}: waiting for the others and the seating draw",
-                )
-            case Seated():
-                self.emit(
-                    {
-                        "event": "seated",
-                        "seat": event.seat,
-                        "names": list(event.names),
-                        "host": event.host,
-                    },
-                    seating_line(event),
-                )
             case Chat(seat=seat, text=text):
                 self.emit(
                     {"event": "chat", "seat": seat, "text": text},
@@ -247,21 +231,11 @@ class Printer:
         return EXIT_FINISHED if outcome.finished else EXIT_UNFINISHED
 
 
-def seating_line(seated: Seated) -> str:
-    """Where the seating draw put us, who moves first and (at a team table) who partners us:
-    ``you are seat 3 of 4, gold; ann (blue) moves first; your partner is bob``."""
-    from ..core.seats import COLOURS
+def _lobby_screen(human: bool, players: int, **how: bool) -> LobbyScreen | None:
+    """The lobby a person sees before the game (none for a bot's seat)."""
+    from .lobby_screen import LobbyScreen
 
-    seat, names = seated.seat, seated.names
-    parts = [f"you are seat {seat} of {len(names)}, {COLOURS[seated.sides[seat]]}"]
-    first = (
-        "you move first" if seat == 0 else f"{names[0]} ({COLOURS[seated.sides[0]]}) moves first"
-    )
-    parts.append(first)
-    partners = [names[s] for s in seated.partners(seat)]
-    if partners:
-        parts.append(f"your partner is {' and '.join(partners)}")
-    return "; ".join(parts)
+    return LobbyScreen(players, **how) if human else None
 
 
 def _simplest(group: BaseExceptionGroup) -> BaseException:
@@ -287,10 +261,12 @@ def _run(
     args: argparse.Namespace,
     printer: Printer,
     human: bool = False,
+    lobby: LobbyScreen | None = None,
     **kwargs: Any,
 ) -> int:
     """Run a table service under trio, mapping every failure to one sentence. For a
-    ``human`` player the service runs under the interactive shell (net_table.py)."""
+    ``human`` player the service runs under the interactive shell (net_table.py), with the
+    ``lobby`` screen up until the game."""
     import trio
 
     box: dict[str, Any] = {}
@@ -299,7 +275,7 @@ def _run(
         box["session"] = session
 
     if human:
-        return _run_shell(service, args, printer, box, kwargs)
+        return _run_shell(service, args, printer, box, kwargs, lobby)
 
     async def main() -> Any:
         return await service(**kwargs, session_ready=session_ready, on_event=printer.event)
@@ -347,6 +323,7 @@ def _run_shell(
     printer: Printer,
     box: dict[str, Any],
     kwargs: dict[str, Any],
+    lobby: LobbyScreen | None,
 ) -> int:
     """The service under trio as a guest of the shell's asyncio loop (net_table.run_shell).
     The person's `again` answers whether to play another game on the same links."""
@@ -372,15 +349,21 @@ def _run_shell(
 
     def to_the_table(record: logging.LogRecord) -> bool:
         """While the shell is up, stderr would tear the screen: the log goes above the prompt
-        with -v, and is dropped otherwise (what matters comes as the session's events)."""
+        with -v, and is dropped otherwise (what matters comes as the session's events); in
+        the lobby, it goes to the lobby's log."""
         if not shown:
-            return True
+            if lobby is None:
+                return True
+            lobby.tell([f"crownp2p: {record.getMessage()}"])
+            return False
         if args.verbose:
             shown[0].tell([f"crownp2p: {record.getMessage()}"])
         return False
 
     for handler in handlers:
         handler.addFilter(to_the_table)
+    if lobby is not None:
+        printer.sink = lobby.tell
     try:
         result, _table = run_shell(
             start,
@@ -389,12 +372,14 @@ def _run_shell(
             bell=not args.quiet,
             on_table=shown.append,
             full_screen=not args.plain,
+            lobby=lobby,
             answer=answer,
         )
     except Exception as err:  # noqa: BLE001 - the last line of defence: one sentence
         log.debug("internal error", exc_info=True)
         return internal_error(err, box.get("session") and box["session"].ls, sys.stdout)
     finally:
+        printer.sink = None
         for handler in handlers:
             handler.removeFilter(to_the_table)
 
@@ -445,6 +430,10 @@ def host_command(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     printer = Printer(args.json)
     chosen = _record_for(args, human, "host")
+    # A person at a team table (four seats) without --teams chooses partners and starts;
+    # bots and scripts (--json) start as soon as every place is taken.
+    holds = human and not args.json and args.teams is None and players == 4
+    lobby = _lobby_screen(human, players, hosting=True, holds=holds)
     announced = _announced(args)
 
     async def run(**kw: Any) -> Any:
@@ -487,6 +476,9 @@ def host_command(args: argparse.Namespace) -> int:
         rules=rules,
         setup=setup,
         human=human,
+        lobby=lobby,
+        hold=holds,
+        lobby_ready=lobby and lobby.control,
         decider=None if human else LateBot(args.bot, seed, think=args.think, workers=args.workers),
         packs=packs(),
         name=args.name,
@@ -539,6 +531,7 @@ def join_command(args: argparse.Namespace) -> int:
         port=port,
         code=args.code,
         human=human,
+        lobby=_lobby_screen(human, 0, hosting=False),
         decider=None if human else LateBot(args.bot, seed, think=args.think, workers=args.workers),
         packs=packs(),
         name=args.name,

@@ -45,12 +45,28 @@ from ..net.events import (
 from ..net.messages import TEXT_MAX
 from ..net.session import SessionView
 from .commands import BOARD, HELP, HINT, LOG, MOVES, RULES, SAVE, SAVE_OVER
+from .lobby_screen import LobbyScreen, seating_line
 from .reply import Reply, ShellCommand, registry
 from .table import Table
 
-__all__ = ["NET_COMMANDS", "NetDriver", "PersonsAnswer", "net_table", "run_shell"]
+__all__ = ["NET_COMMANDS", "NetDriver", "PersonsAnswer", "in_trio", "net_table", "run_shell"]
 
 LEAVE_WAIT = 10.0  # seconds to let the session say goodbye after the player leaves
+
+
+def in_trio(token: trio.lowlevel.TrioToken | None = None) -> Callable[..., bool]:
+    """A function that calls ``fn(*args)`` in the trio run of ``token`` (default: this one)
+    and says whether it could (False: the run has finished)."""
+    token = token or trio.lowlevel.current_trio_token()
+
+    def call(fn: Callable[..., Any], *args: Any) -> bool:
+        try:
+            token.run_sync_soon(fn, *args)
+        except trio.RunFinishedError:
+            return False
+        return True
+
+    return call
 
 
 class PersonsAnswer:
@@ -79,6 +95,7 @@ class NetDriver:
     leaving_resigns = True  # `quit` asks too: leaving resigns
     think: float | None = None  # a `hint` thinks as long as the normal level
     intro = ["`chat TEXT` talks to the table; leaving the game resigns it."]
+    preface: list[str] = []
 
     def __init__(
         self,
@@ -92,7 +109,7 @@ class NetDriver:
         self.answer = answer  # None: this table plays one game
         self.asked_again = False  # the person said `again`: the next game is on its way
         self._follow(session)
-        self.token = token or trio.lowlevel.current_trio_token()
+        self._call = in_trio(token)
         self.pending = False  # our decision is on its way to the session
         self.stopped = False  # the session has returned
         self.bell = bell  # ring when our turn begins (off: --quiet)
@@ -267,14 +284,6 @@ class NetDriver:
             if self.answer is not None:
                 self._call(self.answer.give, False)
 
-    def _call(self, fn: Callable[..., Any], *args: Any) -> bool:
-        """Call ``fn(*args)`` in the trio run; False if the run has finished."""
-        try:
-            self.token.run_sync_soon(fn, *args)
-        except trio.RunFinishedError:
-            return False
-        return True
-
     def status(self) -> str | None:
         if self.game.over:
             return None
@@ -329,6 +338,17 @@ NET_COMMANDS = registry(HELP, RULES, MOVES, LOG, BOARD, HINT, SAVE, SAVE_OVER, Q
 # ====================================================================== the bridge
 
 
+async def _lobby(lobby: LobbyScreen, terminal: Awaitable[int], *until: asyncio.Future[Any]) -> None:
+    """The lobby screen on the terminal until the person leaves it or one of ``until`` is
+    done (the table is ready, or the service ended)."""
+    shown = asyncio.ensure_future(terminal)
+    await asyncio.wait([shown, *until], return_when=asyncio.FIRST_COMPLETED)
+    if not shown.done():
+        shown.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await shown
+
+
 @contextlib.contextmanager
 def _sigint(handler: Callable[[], None]) -> Iterator[None]:
     """SIGINT calls ``handler`` instead of raising (the prompt itself takes Ctrl-C as a key;
@@ -354,11 +374,13 @@ def run_shell(
     before_prompt: Callable[[Any], None] | None = None,
     on_table: Callable[[Table], None] | None = None,
     full_screen: bool = False,
+    lobby: LobbyScreen | None = None,
     answer: PersonsAnswer | None = None,
 ) -> tuple[Any, Table | None]:
     """Run the table service ``start(session_ready, on_event)`` under trio as a guest of the
-    asyncio loop; once the session is ready, open the shell on it. Until then ``on_event``
-    gets the events (a host's "joined", a joiner's "seated"). Returns trio's outcome of the
+    asyncio loop; once the session is ready, open the shell on it. Until then the ``lobby``
+    screen is up and gets the events (a host's "joined", a joiner's "seated"), or without one
+    ``on_event`` gets them. Returns trio's outcome of the
     service (``.unwrap()`` gives its result or raises its error) and the table, if any;
     ``on_table(table)`` is called as the table opens; ``bell``: ring the terminal's bell
     when our turn begins; ``full_screen``: the layout that stays put, else the line mode;
@@ -373,7 +395,9 @@ def run_shell(
     )
     with app_session:
         return asyncio.run(
-            _bridge(start, on_event, unicode, bell, before_prompt, on_table, full_screen, answer)
+            _bridge(
+                start, on_event, unicode, bell, before_prompt, on_table, full_screen, lobby, answer
+            )
         )
 
 
@@ -385,6 +409,7 @@ async def _bridge(
     before_prompt: Any,
     on_table: Callable[[Table], None] | None,
     full_screen: bool,
+    lobby: LobbyScreen | None,
     answer: PersonsAnswer | None,
 ) -> tuple[Any, Table | None]:
     from .terminal import _terminal
@@ -394,13 +419,17 @@ async def _bridge(
     ready: asyncio.Future[Table] = loop.create_future()
     pressed: list[int] = []
     box: dict[str, Any] = {}
+    held: list[Callable[[], None]] = []  # the table's jobs while the lobby closes
 
     def session_ready(session: SessionView) -> None:
         if "table" in box:  # the evening's next game
             _driver(box["table"]).next_game(session)
             return
         table = net_table(session, unicode=unicode, bell=bell, answer=answer)
-        table.schedule = loop.call_soon
+        if lobby is not None and lobby.seated is not None:  # the lobby closes: say it here
+            _driver(table).preface = [seating_line(lobby.seated)]
+        # Until its terminal is up (the lobby's is closing), what the table would tell waits.
+        table.schedule = loop.call_soon if lobby is None else held.append
         box["table"] = table
         if on_table is not None:
             on_table(table)
@@ -410,7 +439,7 @@ async def _bridge(
     def event(ev: Any) -> None:
         table = box.get("table")
         if table is None:
-            on_event(ev)
+            (on_event if lobby is None else lobby.on_event)(ev)
         else:
             _driver(table).on_event(ev)
 
@@ -418,6 +447,8 @@ async def _bridge(
         with trio.CancelScope() as scope:
             box["scope"] = scope
             box["token"] = trio.lowlevel.current_trio_token()
+            if lobby is not None:
+                lobby.call = in_trio()
             return await start(session_ready, event)
         raise KeyboardInterrupt  # cancelled before it ended: the user interrupted it
 
@@ -445,12 +476,19 @@ async def _bridge(
             done_callback=lambda result: loop.call_soon_threadsafe(finished, result),
             host_uses_signal_set_wakeup_fd=True,
         )
+        if lobby is not None:
+            await _lobby(lobby, _terminal(lobby, pressed, before_prompt, full_screen), done, ready)
+            if not ready.done():  # the person left the lobby
+                cancel_trio()
         await asyncio.wait([done, ready], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             return done.result(), None
         table = ready.result()
         pressed.clear()
         shell = asyncio.ensure_future(_terminal(table, pressed, before_prompt, full_screen))
+        table.schedule = loop.call_soon
+        for job in held:  # after the terminal's first step, which listens to the table
+            loop.call_soon(job)
 
         def on_done(fut: asyncio.Future[Any]) -> None:
             result = fut.result()

@@ -65,6 +65,7 @@ class LocalDriver:
     leaving_resigns = False
     pending = False  # the person's decision is applied at once
     intro: list[str] = []
+    preface: list[str] = []
 
     def __init__(
         self,

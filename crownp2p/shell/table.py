@@ -50,6 +50,7 @@ class Driver(Protocol):
     who: dict[int, str]  # seat -> who plays it ("you", "greedy bot", a peer's name)
     commands: dict[str, ShellCommand]  # the shell's commands at this table
     intro: list[str]  # what to say before the game's opening
+    preface: list[str]  # what to say first of all (where the seating draw put us)
     leaving_resigns: bool  # a game still on is lost by leaving (`quit` asks first)
     pending: bool  # the person's decision is on its way
     think: float | None  # seconds a `hint` may think (None: the normal level's)
@@ -405,11 +406,13 @@ class Table:
             + ". `help` explains the moves; Tab lists what you can do now."
         )
         reply = self.news_reply()
+        # Where we sit, who is who and what this table offers, then what happened already.
         reply.news = [
+            *[part for line in self.driver.preface for part in (("", line), ("", "\n"))],
             ("class:status", greeting),
+            *[part for line in self.driver.intro for part in (("", "\n"), ("", line))],
             *([("", "\n"), *reply.news] if reply.news else []),
         ]
-        reply.lines[:0] = self.driver.intro
         return reply
 
     # ---------------------------------------------------------------- what to show

@@ -129,7 +129,7 @@ async def seated_stranger(port: int) -> tuple[FramedStream, dict[str, Any]]:
         timeout=5,
         static=static,
     )
-    while (table := await framed.receive())["t"] in ("ping", "draw"):
+    while (table := await framed.receive())["t"] in ("ping", "lobby", "draw"):
         if table["t"] == "draw":  # the seating draw: open our commitment
             await framed.send(make("opening", nonce=nonce))
     assert table["t"] == "table", table

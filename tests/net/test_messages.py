@@ -23,6 +23,7 @@ VALID = {
     "noise": dict(msg=b"n" * 48),
     "player": dict(name="ann", listen=4000, commit=b"c" * 32),
     "welcome": dict(players=2),
+    "lobby": dict(names=["ann", "bob", "cy"], teams=[]),
     "draw": dict(commits=[[b"d" * 32, b"c" * 32], [b"e" * 32, b"f" * 32]]),
     "opening": dict(nonce=b"n" * 32),
     "table": dict(
@@ -181,6 +182,7 @@ def test_every_message_type_has_a_handler_and_a_line_in_the_protocol_document() 
         "noise",
         "player",
         "welcome",
+        "lobby",
         "draw",
         "opening",
         "table",
