@@ -37,3 +37,11 @@ def test_the_docs_point_only_to_files_in_the_project():
         text = page.read_text(encoding="utf-8")
         for name in re.findall(r"\b([A-Z][A-Z_]+\.md)\b", text):
             assert list(ROOT.rglob(name)), f"{page.name} points to {name}, not in the project"
+
+
+def test_ci_runs_the_readmes_test_command_as_written():
+    (block,) = blocks("Test")
+    command = block.strip()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert command in ci, "CI does not run the README's test command"
+    assert "python -m pytest" in command
