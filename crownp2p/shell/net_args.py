@@ -136,7 +136,8 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         "--teams",
         metavar="NAME",
         help="at a four-seat team table, play with the joiner called NAME against the other "
-        "two (default: the seating draw decides the partners too). Either way the draw decides "
+        "two (default: a person hosting chooses in the lobby, a bot or --json host leaves it to "
+        "the seating draw). Either way the draw decides "
         "which side moves first and who of each side sits first",
     )
     p.add_argument(
