@@ -39,10 +39,11 @@ each of our positions and plays its answer at once; a person's seat has none.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, Container, Sequence
+from collections.abc import Awaitable, Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -275,6 +276,18 @@ class Hub:
         link = self.links.get(seat)
         if link is not None:
             link.send(msg)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Within, what is sent to a link is written when the block ends, in one go a link."""
+        links = list(self.links.values())
+        for link in links:
+            link.hold()
+        try:
+            yield
+        finally:
+            for link in links:
+                link.release()
 
     def refuse(self, seat: int, code: str, text: str) -> bool:
         """Answer ``seat``'s refused message within its link's budget (see Link.refuse); False
@@ -575,12 +588,15 @@ class Session:
         self.ls.settle()  # every step applied is hashed and journalled
         self.journal.sync()  # nothing leaves before what it depends on is on disk
         unanswered: set[int] = set()  # seats whose link is past its budget of refusals
-        for dest, msg in self.ls.take_outbox():
-            if dest is not None and msg["t"] == "error":
-                if not self.hub.refuse(dest, msg["code"], msg["text"]):
-                    unanswered.add(dest)
-            elif dest is not None:
-                self.hub.send(dest, msg)
+        out = self.ls.take_outbox()
+        # Several messages to a link (a reveal, a commitment, an ack) leave in one write.
+        with self.hub.held() if len(out) > 1 else contextlib.nullcontext():
+            for dest, msg in out:
+                if dest is not None and msg["t"] == "error":
+                    if not self.hub.refuse(dest, msg["code"], msg["text"]):
+                        unanswered.add(dest)
+                elif dest is not None:
+                    self.hub.send(dest, msg)
         self._tell(unanswered)
 
     def _tell(self, unanswered: Container[int] = frozenset()) -> None:
