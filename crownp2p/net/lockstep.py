@@ -248,6 +248,9 @@ class Lockstep:
             raise IllegalDecision(self.game.why_illegal(decision))
         self.my_turn = False
         seq = self.applied + 1
+        # Our decision tells every peer what an acknowledgement of the step before it would
+        # (its prev is our hash there): one still waiting to leave is not sent.
+        self.outbox = [(d, m) for d, m in self.outbox if m["t"] != "ack" or m["seq"] != seq - 1]
         self._send(
             None,
             "decision",

@@ -578,17 +578,26 @@ class Session:
     def _settle(self) -> None:
         """Send and tell what the Lockstep has queued; play our decision as soon as the game
         asks for it (a bot's, made when it is asked)."""
-        ls = self.ls
         self._flush()
-        while ls.my_turn and self.offers and self.offers[0][0] <= ls.applied:
+        while self._playable():
             self._play_offers()
             self._flush()
+
+    def _playable(self) -> bool:
+        """The game asks for our decision, and one is offered for this position."""
+        return self.ls.my_turn and bool(self.offers) and self.offers[0][0] <= self.ls.applied
 
     def _flush(self) -> None:
         self.ls.settle()  # every step applied is hashed and journalled
         self.journal.sync()  # nothing leaves before what it depends on is on disk
         unanswered: set[int] = set()  # seats whose link is past its budget of refusals
         out = self.ls.take_outbox()
+        if self.decider is not None and self.ls.my_turn:
+            # Our bot is asked below and decides at once: its decision tells every peer what
+            # an acknowledgement of this step would, so the acks wait (Lockstep.decide drops
+            # those it makes needless).
+            self.ls.outbox = [(dest, msg) for dest, msg in out if msg["t"] == "ack"]
+            out = [(dest, msg) for dest, msg in out if msg["t"] != "ack"]
         # Several messages to a link (a reveal, a commitment, an ack) leave in one write.
         with self.hub.held() if len(out) > 1 else contextlib.nullcontext():
             for dest, msg in out:
