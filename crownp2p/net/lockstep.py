@@ -27,7 +27,8 @@ them has its answer, play waits; every step goes through :meth:`Play.apply` into
 
 The state hash after a step is left for later (:meth:`Lockstep.settle`): the driver tells the
 step first, so the step's news does not wait for a fifth of a step's work. It is computed before
-anything depends on it — the next step, a hash read or compared, the journal, a message leaving.
+anything depends on it — the next step, a hash read or compared, the journal, a message leaving
+(but a reveal, :meth:`Lockstep.take_reveals`).
 """
 
 from __future__ import annotations
@@ -185,6 +186,16 @@ class Lockstep:
     def take_outbox(self) -> list[tuple[int | None, dict[str, Any]]]:
         """The messages to send now; call only after :meth:`settle` and ``journal.sync()``."""
         out, self.outbox = self.outbox, []
+        return out
+
+    def take_reveals(self) -> list[tuple[int | None, dict[str, Any]]]:
+        """The reveals at the head of the outbox: they may leave before the newest step is
+        hashed and journalled (a reveal depends only on its nonce, on disk since its commitment
+        left; one queued behind that commitment waits for it), and the peers wait for them."""
+        n = 0
+        while n < len(self.outbox) and self.outbox[n][1]["t"] == "reveal":
+            n += 1
+        out, self.outbox = self.outbox[:n], self.outbox[n:]
         return out
 
     def take_events(self) -> list[Event]:

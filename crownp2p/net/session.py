@@ -565,6 +565,7 @@ class Session:
         else:
             self._handle(item)
             if isinstance(item, Received):
+                self._send_reveals()  # the rest waits for the batch's end
                 return
         self._settle()
         ls = self.ls
@@ -587,7 +588,16 @@ class Session:
         """The game asks for our decision, and one is offered for this position."""
         return self.ls.my_turn and bool(self.offers) and self.offers[0][0] <= self.ls.applied
 
+    def _send_reveals(self) -> None:
+        """Reveals the peers wait for leave at once, before the step that led to them is hashed
+        (see Lockstep.take_reveals)."""
+        if self.ls.outbox and self.ls.outbox[0][1]["t"] == "reveal":
+            for dest, msg in self.ls.take_reveals():
+                if dest is not None:
+                    self.hub.send(dest, msg)
+
     def _flush(self) -> None:
+        self._send_reveals()
         self.ls.settle()  # every step applied is hashed and journalled
         self.journal.sync()  # nothing leaves before what it depends on is on disk
         unanswered: set[int] = set()  # seats whose link is past its budget of refusals

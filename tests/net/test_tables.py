@@ -615,6 +615,31 @@ async def test_a_bot_that_decides_at_once_sends_its_decision_in_place_of_an_ack(
     assert handoffs > 20 and redundant == 0
 
 
+async def test_a_reveal_leaves_before_the_step_that_led_to_it_is_hashed(
+    rules2, monkeypatch
+) -> None:
+    """A peer waits for our reveal to play on: it leaves as soon as we reach the chance step,
+    before the step that led there is hashed, and never before its commitment (a reveal
+    before it would be the sender's forfeit): the game ends as the one-process twin."""
+    from crownp2p.net.lockstep import Lockstep
+
+    early: list[int] = []  # rounds revealed while the step before was still unhashed
+    take = Lockstep.take_reveals
+
+    def watched(ls: Lockstep) -> list:
+        unhashed = ls._unhashed is not None
+        out = take(ls)
+        early.extend(msg["round"] for _, msg in out if unhashed)
+        return out
+
+    monkeypatch.setattr(Lockstep, "take_reveals", watched)
+    table = Table(rules2, bot="greedy", seed=2, max_turns=30)
+    with trio.fail_after(30):
+        await table.play()
+    same_as_one_process(table)
+    assert len(set(early)) > 5
+
+
 async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> None:
     """The middle of the three joiners by seat listens for the joiner above it and dials the
     one below and the host: after its crash it must take up both roles again, on the same
