@@ -47,7 +47,10 @@ class Gallery:
         self.names: dict[Link, str] = {}  # the spectators, by their links
         self.rates: dict[Link, Rate] = {}
         self.log: deque[str] = deque(maxlen=LOG_KEPT)
-        self.scene: dict[str, Any] | None = None  # the latest scene message sent
+        # The latest scene: made as a step is shown while someone watches, else only once a
+        # spectator comes (the public view costs the host a fifth of a step's work).
+        self.scene: dict[str, Any] | None = None
+        self._shown: tuple[Game, int] | None = None  # the game and step the scene is of
         self.farewell: dict[str, Any] | None = None  # the `leave` saying how the game ended
         self.seat_names: list[str] = []
 
@@ -65,8 +68,9 @@ class Gallery:
         lines = list(self.log)
         for start in range(0, len(lines), NEWS_LINES):
             link.send(make("news", lines=lines[start : start + NEWS_LINES]))
-        if self.scene is not None:
-            link.send(self.scene)
+        scene = self.latest_scene()
+        if scene is not None:
+            link.send(scene)
         if self.farewell is not None:
             link.send(self.farewell)
             link.close("the game is over")
@@ -81,7 +85,7 @@ class Gallery:
         match event:
             case Started():  # a game of the evening begins: what was told is the last one's
                 self.log.clear()
-                self.scene = self.farewell = None
+                self.scene = self.farewell = self._shown = None
                 self._show(game, seq)
             case StepApplied(news=news):
                 lines = [line[:NEWS_LINE_MAX] for line in news if line]
@@ -99,10 +103,22 @@ class Gallery:
                     link.close("the game is over")
 
     def _show(self, game: Game, seq: int) -> None:
-        if self.scene is not None and self.scene["seq"] == seq:
+        if self._shown is not None and self._shown[1] == seq:
             return
+        self.scene, self._shown = None, (game, seq)
+        if self.names:
+            self._tell(self._scene(game, seq))
+
+    def latest_scene(self) -> dict[str, Any] | None:
+        """The ``scene`` of the step shown last, made now if no one watched it (None before the
+        first game starts)."""
+        if self.scene is None and self._shown is not None:
+            self._scene(*self._shown)
+        return self.scene
+
+    def _scene(self, game: Game, seq: int) -> dict[str, Any]:
         self.scene = make("scene", seq=seq, view=game.view(None), names=self.seat_names)
-        self._tell(self.scene)
+        return self.scene
 
     def _tell(self, msg: dict[str, Any], but: Link | None = None) -> None:
         for link in self.names:

@@ -216,6 +216,7 @@ class Link:
         self.timeouts = timeouts
         self._raw: socket.socket | None = None
         self._writing = False
+        self._held: list[bytes] | None = None  # frames kept by hold(), in order
         stream = framed.stream
         if isinstance(stream, trio.SocketStream):
             try:
@@ -237,6 +238,24 @@ class Link:
         if self.closed:
             return
         data = self.framed.encode(message)
+        if self._held is not None:
+            self._held.append(data)
+        else:
+            self._write(data)
+
+    def hold(self) -> None:
+        """Keep what is sent from now until :meth:`release`, to write it in one go (one system
+        call, and the peer reads it in one wake-up)."""
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Write what was kept since :meth:`hold`."""
+        held, self._held = self._held, None
+        if held and not self.closed:
+            self._write(b"".join(held))
+
+    def _write(self, data: bytes) -> None:
         if self._raw is not None and not self._queued and not self._writing:
             try:
                 sent = self._raw.send(data)
@@ -260,6 +279,7 @@ class Link:
         words, then hang up."""
         if self.closed:
             return
+        self.release()  # what was sent before the close goes before it
         self.closed = True
         self.reason = self.reason or reason
         self._out_send.send_nowait(_CLOSE)

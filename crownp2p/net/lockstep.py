@@ -27,7 +27,8 @@ them has its answer, play waits; every step goes through :meth:`Play.apply` into
 
 The state hash after a step is left for later (:meth:`Lockstep.settle`): the driver tells the
 step first, so the step's news does not wait for a fifth of a step's work. It is computed before
-anything depends on it — the next step, a hash read or compared, the journal, a message leaving.
+anything depends on it — the next step, a hash read or compared, the journal, a message leaving
+(but a reveal, :meth:`Lockstep.take_reveals`).
 """
 
 from __future__ import annotations
@@ -187,6 +188,16 @@ class Lockstep:
         out, self.outbox = self.outbox, []
         return out
 
+    def take_reveals(self) -> list[tuple[int | None, dict[str, Any]]]:
+        """The reveals at the head of the outbox: they may leave before the newest step is
+        hashed and journalled (a reveal depends only on its nonce, on disk since its commitment
+        left; one queued behind that commitment waits for it), and the peers wait for them."""
+        n = 0
+        while n < len(self.outbox) and self.outbox[n][1]["t"] == "reveal":
+            n += 1
+        out, self.outbox = self.outbox[:n], self.outbox[n:]
+        return out
+
     def take_events(self) -> list[Event]:
         out, self.events = self.events, []
         return out
@@ -248,6 +259,9 @@ class Lockstep:
             raise IllegalDecision(self.game.why_illegal(decision))
         self.my_turn = False
         seq = self.applied + 1
+        # Our decision tells every peer what an acknowledgement of the step before it would
+        # (its prev is our hash there): one still waiting to leave is not sent.
+        self.outbox = [(d, m) for d, m in self.outbox if m["t"] != "ack" or m["seq"] != seq - 1]
         self._send(
             None,
             "decision",

@@ -21,6 +21,7 @@ MAX_SEQ = 1 << 40
 MAX_SEATS = 8
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _CODE = re.compile(r"[a-z0-9-]{1,40}\Z")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f]")  # control characters but the tab
 TEXT_MAX = 500  # characters of a chat line, an error's text or a goodbye
 NEWS_LINES = 64  # log lines in one ``news`` message
 NEWS_LINE_MAX = 200  # characters of one log line
@@ -60,7 +61,7 @@ def text(max_len: int, *, min_len: int = 0) -> Check:
             raise _Bad(f"is a {type(v).__name__}, not a string")
         if not min_len <= len(v) <= max_len:
             raise _Bad(f"has {len(v)} characters, not {min_len}..{max_len}")
-        if any(ord(c) < 32 and c not in "\t" for c in v):
+        if _CONTROL.search(v):
             raise _Bad("holds control characters")
         return v
 

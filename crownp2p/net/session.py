@@ -39,10 +39,11 @@ each of our positions and plays its answer at once; a person's seat has none.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, Container, Sequence
+from collections.abc import Awaitable, Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -275,6 +276,18 @@ class Hub:
         link = self.links.get(seat)
         if link is not None:
             link.send(msg)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Within, what is sent to a link is written when the block ends, in one go a link."""
+        links = list(self.links.values())
+        for link in links:
+            link.hold()
+        try:
+            yield
+        finally:
+            for link in links:
+                link.release()
 
     def refuse(self, seat: int, code: str, text: str) -> bool:
         """Answer ``seat``'s refused message within its link's budget (see Link.refuse); False
@@ -552,6 +565,7 @@ class Session:
         else:
             self._handle(item)
             if isinstance(item, Received):
+                self._send_reveals()  # the rest waits for the batch's end
                 return
         self._settle()
         ls = self.ls
@@ -565,22 +579,43 @@ class Session:
     def _settle(self) -> None:
         """Send and tell what the Lockstep has queued; play our decision as soon as the game
         asks for it (a bot's, made when it is asked)."""
-        ls = self.ls
         self._flush()
-        while ls.my_turn and self.offers and self.offers[0][0] <= ls.applied:
+        while self._playable():
             self._play_offers()
             self._flush()
 
+    def _playable(self) -> bool:
+        """The game asks for our decision, and one is offered for this position."""
+        return self.ls.my_turn and bool(self.offers) and self.offers[0][0] <= self.ls.applied
+
+    def _send_reveals(self) -> None:
+        """Reveals the peers wait for leave at once, before the step that led to them is hashed
+        (see Lockstep.take_reveals)."""
+        if self.ls.outbox and self.ls.outbox[0][1]["t"] == "reveal":
+            for dest, msg in self.ls.take_reveals():
+                if dest is not None:
+                    self.hub.send(dest, msg)
+
     def _flush(self) -> None:
+        self._send_reveals()
         self.ls.settle()  # every step applied is hashed and journalled
         self.journal.sync()  # nothing leaves before what it depends on is on disk
         unanswered: set[int] = set()  # seats whose link is past its budget of refusals
-        for dest, msg in self.ls.take_outbox():
-            if dest is not None and msg["t"] == "error":
-                if not self.hub.refuse(dest, msg["code"], msg["text"]):
-                    unanswered.add(dest)
-            elif dest is not None:
-                self.hub.send(dest, msg)
+        out = self.ls.take_outbox()
+        if self.decider is not None and self.ls.my_turn:
+            # Our bot is asked below and decides at once: its decision tells every peer what
+            # an acknowledgement of this step would, so the acks wait (Lockstep.decide drops
+            # those it makes needless).
+            self.ls.outbox = [(dest, msg) for dest, msg in out if msg["t"] == "ack"]
+            out = [(dest, msg) for dest, msg in out if msg["t"] != "ack"]
+        # Several messages to a link (a reveal, a commitment, an ack) leave in one write.
+        with self.hub.held() if len(out) > 1 else contextlib.nullcontext():
+            for dest, msg in out:
+                if dest is not None and msg["t"] == "error":
+                    if not self.hub.refuse(dest, msg["code"], msg["text"]):
+                        unanswered.add(dest)
+                elif dest is not None:
+                    self.hub.send(dest, msg)
         self._tell(unanswered)
 
     def _tell(self, unanswered: Container[int] = frozenset()) -> None:

@@ -21,7 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..net.events import Chat, Ended, Heard, LinkChanged, Outcome, Started, Watching
 from .cli import CommandError
+from .lobby_screen import LobbyScreen, told
 from .turns import turn_limit
 
 if TYPE_CHECKING:
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
     from ..core.setup import Setup
     from ..net.link import Timeouts
     from ..net.seating import Announced
-    from .lobby_screen import LobbyScreen
 
 EXIT_FINISHED, EXIT_UNFINISHED = 0, 1
 MAX_SPECTATORS = 64
@@ -171,17 +172,12 @@ class Printer:
 
     def stamp(self, event: Any) -> None:
         """Time the game by its events (the protocol keeps no clock)."""
-        from ..net.events import Ended, Started
-
         if isinstance(event, Started) and (self.started_at is None or self.ended_at is not None):
             self.started_at, self.ended_at = time.monotonic(), None  # (the evening's next game)
         elif isinstance(event, Ended) and self.ended_at is None:
             self.ended_at = time.monotonic()
 
     def event(self, event: Any) -> None:
-        from ..net.events import Chat, Heard, LinkChanged, Watching
-        from .lobby_screen import told
-
         self.stamp(event)
         if (said := told(event)) is not None:
             self.emit(*said)
@@ -233,8 +229,6 @@ class Printer:
 
 def _lobby_screen(human: bool, players: int, **how: bool) -> LobbyScreen | None:
     """The lobby a person sees before the game (none for a bot's seat)."""
-    from .lobby_screen import LobbyScreen
-
     return LobbyScreen(players, **how) if human else None
 
 
@@ -546,7 +540,6 @@ def join_command(args: argparse.Namespace) -> int:
 
 def resume_command(args: argparse.Namespace) -> int:
     from ..net.deciders import LateBot
-    from ..net.events import Outcome
     from ..net.journal import JournalError, load
     from ..net.seating import resume_game
     from ..net.session import TableInfo

@@ -128,6 +128,34 @@ async def test_an_unreadable_message_is_refused_but_the_link_stays() -> None:
         assert Refused in sink.kinds() and {"t": "chat", "text": "after"} in sink.messages()
 
 
+async def test_held_messages_leave_together_in_order_and_before_a_close() -> None:
+    """What a link holds is written at its release (in one write), in order; a close while
+    holding sends it first."""
+    with trio.fail_after(10):
+        listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+        ours = await trio.open_tcp_stream("127.0.0.1", listener.socket.getsockname()[1])
+        peer = await listener.accept()
+        link = Link(FramedStream(ours), 1, Sink(), Timeouts())
+        got: list = []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.run)
+            link.hold()
+            for i in range(3):
+                link.send(make("chat", text=f"line {i}"))
+            await read_frames(peer, got, 0.2)
+            assert got == []  # nothing left while held
+            link.release()
+            await read_frames(peer, got, 0.2)
+            assert [m["text"] for m in got] == ["line 0", "line 1", "line 2"]
+            link.hold()
+            link.send(make("chat", text="last words"))
+            link.close("done")
+            await read_frames(peer, got, 2)
+        assert got[-1] == {"t": "chat", "text": "last words"}
+        await peer.aclose()
+        await listener.aclose()
+
+
 # ---------------------------------------------------------------------- handshakes
 
 

@@ -122,6 +122,10 @@ def test_an_unknown_message_is_refused_by_name() -> None:
         ("commit", "commit", "c" * 32, "not bytes"),
         ("chat", "text", "x" * 501, "characters"),
         ("chat", "text", "bell\x07", "control"),
+        ("chat", "text", "\x00", "control"),
+        ("chat", "text", "two\nlines", "control"),
+        ("chat", "text", "unit\x1fseparator", "control"),
+        ("decision", "decision", ["play", "Exec\x1bAction"], "control"),
         ("table", "addrs", [["h", 1]], "items"),
         ("table", "addrs", [["h", 1], ["h"]], "pair"),
         ("table", "setup", [], "not a map"),
@@ -202,3 +206,8 @@ def test_every_message_type_has_a_handler_and_a_line_in_the_protocol_document() 
             assert callable(getattr(Lockstep, f"_on_{kind}", None)), kind
     for kind in ("chat", "decision", "leave", "error"):  # what a spectator may send, or tries
         assert callable(getattr(Gallery, f"_on_{kind}", None)), kind
+
+
+@pytest.mark.parametrize("line", ["a\ttab", "space and ~", "del \x7f", "Élan, ♛"])
+def test_text_keeps_the_tab_and_everything_from_the_space_up(line) -> None:
+    assert validate({"t": "chat", "text": line})["text"] == line

@@ -4,6 +4,7 @@ garbage on the wire, a cut link that reconnects, and a peer that crashes and res
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import struct
 from functools import partial
 
@@ -585,6 +586,58 @@ async def test_a_peers_decision_is_told_before_it_is_hashed_and_acknowledged(rul
         theirs = [unhashed for who, unhashed in told[order] if who == 1 - seat]
         assert len(theirs) > 10 and sum(theirs) > len(theirs) // 2, theirs
         assert all(step.hash for step in table.sessions[seat].record.steps)
+
+
+async def test_a_bot_that_decides_at_once_sends_its_decision_in_place_of_an_ack(
+    rules2, monkeypatch
+) -> None:
+    """A bot asked by a peer's decision answers at once: its decision (whose prev is the hash
+    an ack would carry) goes out alone, with no ack of that step just before it; the game is
+    still checked step by step and ends as the one-process twin."""
+    from crownp2p.net.link import Link
+
+    sent: dict[int, list[dict]] = {}  # by link: what went out on it, in order
+    send = Link.send
+    monkeypatch.setattr(
+        Link, "send", lambda link, msg: sent.setdefault(id(link), []).append(msg) or send(link, msg)
+    )
+    table = Table(rules2, bot="greedy", seed=2, max_turns=30)
+    with trio.fail_after(30):
+        await table.play()
+    same_as_one_process(table)
+    handoffs = redundant = 0  # decisions that start a run (a peer's or chance's step before)
+    for msgs in sent.values():
+        for before, after in itertools.pairwise(msgs):
+            ours_before = before["t"] == "decision" and before["seq"] == after.get("seq", 0) - 1
+            if after["t"] == "decision" and not ours_before:
+                handoffs += 1
+                redundant += before["t"] == "ack" and before["seq"] == after["seq"] - 1
+    assert handoffs > 20 and redundant == 0
+
+
+async def test_a_reveal_leaves_before_the_step_that_led_to_it_is_hashed(
+    rules2, monkeypatch
+) -> None:
+    """A peer waits for our reveal to play on: it leaves as soon as we reach the chance step,
+    before the step that led there is hashed, and never before its commitment (a reveal
+    before it would be the sender's forfeit): the game ends as the one-process twin."""
+    from crownp2p.net.lockstep import Lockstep
+
+    early: list[int] = []  # rounds revealed while the step before was still unhashed
+    take = Lockstep.take_reveals
+
+    def watched(ls: Lockstep) -> list:
+        unhashed = ls._unhashed is not None
+        out = take(ls)
+        early.extend(msg["round"] for _, msg in out if unhashed)
+        return out
+
+    monkeypatch.setattr(Lockstep, "take_reveals", watched)
+    table = Table(rules2, bot="greedy", seed=2, max_turns=30)
+    with trio.fail_after(30):
+        await table.play()
+    same_as_one_process(table)
+    assert len(set(early)) > 5
 
 
 async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> None:

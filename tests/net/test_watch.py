@@ -235,4 +235,30 @@ def test_the_gallery_starts_each_game_of_an_evening_afresh(rules2: Rules) -> Non
     second = Game(rules2)
     gallery.observe(Started(), second, 0)
     assert gallery.farewell is None and not gallery.log
-    assert gallery.scene is not None and gallery.scene["seq"] == 0
+    scene = gallery.latest_scene()
+    assert scene is not None and scene["seq"] == 0
+
+
+def test_the_gallery_makes_no_scene_until_someone_watches(
+    rules2: Rules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public view costs the host a good part of a step: with no spectator it is made only
+    when one comes, of the game as it is then (the last step shown)."""
+    from crownp2p.core.game import CHANCE, Game
+    from crownp2p.net.events import Started, StepApplied
+    from crownp2p.net.gallery import Gallery
+
+    made: list[int] = []
+    view = Game.view
+    monkeypatch.setattr(Game, "view", lambda game, seat: made.append(1) or view(game, seat))
+    gallery = Gallery(2, 2, FAST, None)
+    gallery.seat_names = ["ann", "bob"]
+    game = Game(rules2)
+    gallery.observe(Started(), game, 0)
+    for seq in range(1, 4):
+        game.apply(("seed", f"{seq:064x}") if game.to_decide == CHANCE else game.legal()[0])
+        gallery.observe(StepApplied(None, (f"step {seq}",), None), game, seq)  # type: ignore[arg-type]
+    assert made == []
+    scene = gallery.latest_scene()
+    assert scene is not None and scene["seq"] == 3 and scene["view"] == game.view(None)
+    assert gallery.latest_scene() is scene and len(made) == 2  # made once (and once here)
