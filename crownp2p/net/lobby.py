@@ -153,7 +153,7 @@ class Lobby:
         if kind == "error":
             log.warning("%s left the table: %s", guest.player.name, msg["text"])
         elif kind != "opening" or guest.asked is None or guest.asked is not self.draw:
-            await framed.refuse("unexpected", f"a {kind} message is not expected now")
+            await framed.refuse("unexpected", f"a message `{kind}` is not expected now")
         elif commitment(guest.player.static, msg["nonce"]) != guest.player.commit:
             await framed.refuse("draw", "your nonce does not open your commitment")
             log.warning("%s's nonce does not open its commitment", guest.player.name)

@@ -466,7 +466,7 @@ class Lockstep:
         kind = msg["t"]
         handler = getattr(self, f"_on_{kind}", None)
         if handler is None:
-            self._error(seat, "unexpected", f"a {kind} message is not expected during a game")
+            self._error(seat, "unexpected", f"a message `{kind}` is not expected during a game")
             return
         handler(seat, msg, now)
 

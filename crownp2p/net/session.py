@@ -696,7 +696,7 @@ class Session:
             if not ls.started:
                 self._begin()
         else:
-            ls.refuse(seat, "unexpected", f"a {msg['t']} message is not expected now")
+            ls.refuse(seat, "unexpected", f"a message `{msg['t']}` is not expected now")
 
     def _begin(self) -> None:
         if self.phase != "resume":
