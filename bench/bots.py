@@ -32,6 +32,7 @@ from crownp2p.bots.search import pressure
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.play import Decider, Play, Seeds
+from crownp2p.core.position import AttackMap, Position
 from crownp2p.core.record import Step
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
@@ -53,7 +54,10 @@ GOALS = {
 }
 FINISHED_GOAL = 0.95  # games between search bots that end before the cap
 CHEAP = 4  # the dearest trainer the rush buys
-PRESS = 3.0  # the weight of its pressure on the enemy King against material
+PRESS = 3.0
+WON = 1e5  # a game won, against any material
+ORDER = 1e6  # an order to a unit, before any card's order
+TRAPPED = 200.0  # the weight of its pressure on the enemy King against material
 
 
 class RushBot(Bot):
@@ -78,7 +82,7 @@ class RushBot(Bot):
         if verb in ("attack", "march", "deploy"):
             after = game.clone()
             after.apply(d)
-            return 1000 + self._standing(after, seat)
+            return ORDER + self._standing(after, seat)
         if verb == "train":  # every turn: what the card trains, the Peon (gold) last
             card = game.card_type(d[1])
             gold = card.name == "Peon"
@@ -96,16 +100,32 @@ class RushBot(Bot):
         """Where an order leaves the rush, the enemy to move: material on the board (units in
         the Barracks count for nothing, so it deploys), less most of what the enemy could
         take, plus the pressure on the enemy King."""
-        side = game.rules.seating.sides[seat]
+        seating = game.rules.seating
+        side = seating.sides[seat]
+        if game.over:
+            return WON if game.winner == side else -WON
         attacks = game.attack_map()
         score = 0.0
         for sq, unit in game.position.units():
-            value = min(unit_value(unit.kind.name, game), 100.0)
-            if game.rules.seating.sides[unit.owner] != side:
+            value = unit_value(unit.kind.name, game)  # a Sovereign's is the rest together
+            if seating.sides[unit.owner] != side:
                 score -= value
+                if unit.kind.is_sovereign:
+                    score += self._trap(game.position, attacks, sq, side)
             else:
                 score += 0.2 * value if attacks.threatened(sq) else value
         return score + PRESS * pressure(game, attacks, side)
+
+    def _trap(self, position: Position, attacks: AttackMap, king: int, side: int) -> float:
+        """The bonus for an enemy Sovereign on ``king`` attacked by ``side``: it is lost if it
+        has no safe square to go to and none of its attackers can be taken."""
+        attackers = attacks.attackers(side, king)
+        if not attackers:
+            return 0.0
+        flights = [m.to for m in position.unit_moves(king)]
+        if any(not position.would_be_threatened(king, to) for to in flights):
+            return 0.0
+        return 0.0 if any(attacks.threatened(sq) for sq in attackers) else TRAPPED
 
 
 class Timed:
