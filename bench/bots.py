@@ -57,7 +57,8 @@ CHEAP = 4  # the dearest trainer the rush buys
 PRESS = 3.0
 WON = 1e5  # a game won, against any material
 ORDER = 1e6  # an order to a unit, before any card's order
-TRAPPED = 200.0  # the weight of its pressure on the enemy King against material
+TRAPPED = 200.0
+SAFE = 3.0  # the weight of its pressure on the enemy King against material
 
 
 class RushBot(Bot):
@@ -112,8 +113,12 @@ class RushBot(Bot):
                 score -= value
                 if unit.kind.is_sovereign:
                     score += self._trap(game.position, attacks, sq, side)
+            elif attacks.threatened(sq):
+                score += 0.2 * value
             else:
-                score += 0.2 * value if attacks.threatened(sq) else value
+                score += value
+                if unit.kind.is_sovereign:
+                    score += SAFE * min(2, self._flights(game.position, sq))
         return score + PRESS * pressure(game, attacks, side)
 
     def _trap(self, position: Position, attacks: AttackMap, king: int, side: int) -> float:
@@ -122,10 +127,14 @@ class RushBot(Bot):
         attackers = attacks.attackers(side, king)
         if not attackers:
             return 0.0
-        flights = [m.to for m in position.unit_moves(king)]
-        if any(not position.would_be_threatened(king, to) for to in flights):
+        if self._flights(position, king):
             return 0.0
         return 0.0 if any(attacks.threatened(sq) for sq in attackers) else TRAPPED
+
+    def _flights(self, position: Position, king: int) -> int:
+        """The safe squares the Sovereign on ``king`` could go to."""
+        moves = position.unit_moves(king)
+        return sum(not position.would_be_threatened(king, m.to) for m in moves)
 
 
 class Timed:
