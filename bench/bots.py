@@ -53,7 +53,7 @@ GOALS = {
     "easy:random": 0.80,
 }
 FINISHED_GOAL = 0.95  # games between search bots that end before the cap
-CHEAP = 4  # the dearest trainer the rush buys
+CHEAP = 5  # the dearest trainer the rush buys
 PRESS = 3.0
 WON = 1e5  # a game won, against any material
 ORDER = 1e6  # an order to a unit, before any card's order
@@ -86,8 +86,9 @@ class RushBot(Bot):
             return ORDER + self._standing(after, seat)
         if verb == "train":  # every turn: what the card trains, the Peon (gold) last
             card = game.card_type(d[1])
-            gold = card.name == "Peon"
-            return 50 + unit_value(card.trains or "Pawn", game) * card.train_count - 5 * gold
+            if card.name == "Peon":
+                return -1
+            return 50 + unit_value(card.trains or "Pawn", game) * card.train_count
         if verb in ("treasure", "play"):
             return 50 if verb == "treasure" else 40
         if verb == "buy":
