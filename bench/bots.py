@@ -29,6 +29,7 @@ from typing import Any
 from crownp2p.bots import THINK, Bot, make_bot
 from crownp2p.bots.greedy import GreedyBot, unit_value
 from crownp2p.bots.search import pressure
+from crownp2p.core.board import relative_rank
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.play import Decider, Play, Seeds
@@ -58,7 +59,8 @@ PRESS = 3.0
 WON = 1e5  # a game won, against any material
 ORDER = 1e6  # an order to a unit, before any card's order
 TRAPPED = 200.0
-SAFE = 3.0  # the weight of its pressure on the enemy King against material
+SAFE = 3.0
+HOME = 2.0  # the weight of its pressure on the enemy King against material
 
 
 class RushBot(Bot):
@@ -118,8 +120,10 @@ class RushBot(Bot):
                 score += 0.2 * value
             else:
                 score += value
-                if unit.kind.is_sovereign:
+                if unit.kind.is_sovereign:  # at home, with squares to flee to
+                    forward = seating.forward(unit.owner)
                     score += SAFE * min(2, self._flights(game.position, sq))
+                    score -= HOME * relative_rank(sq, forward)
         return score + PRESS * pressure(game, attacks, side)
 
     def _trap(self, position: Position, attacks: AttackMap, king: int, side: int) -> float:
