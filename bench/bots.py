@@ -88,7 +88,7 @@ class RushBot(Bot):
             return ORDER + self._standing(after, seat)
         if verb == "train":  # every turn: what the card trains, the Peon (gold) last
             card = game.card_type(d[1])
-            if card.name == "Peon":
+            if card.name == "Peon" or game.position.barracks[seat]:
                 return -1
             return 50 + unit_value(card.trains or "Pawn", game) * card.train_count
         if verb in ("treasure", "play"):
