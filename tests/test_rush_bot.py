@@ -1,0 +1,69 @@
+"""The benchmark's rush baseline (bench/bots.py) plays legal decisions, repeats from its seed
+and keeps to its plan: it trains only into an empty Barracks and keeps its Peons for gold."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+from crownp2p.bots.greedy import GreedyBot
+from crownp2p.core.decisions import Decision
+from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.setup import Setup
+from crownp2p.core.shuffle import SeedSource
+from crownp2p.core.standard import standard_rules
+
+RULES = standard_rules()
+RUSH_SEAT = 0
+
+
+@functools.cache
+def bench_bots() -> ModuleType:
+    path = Path(__file__).resolve().parents[1] / "bench" / "bots.py"
+    spec = importlib.util.spec_from_file_location("bench_bots", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def played_rush_game(seed: int) -> tuple[Game, list[tuple[Decision, int]]]:
+    """:func:`rush_game`, played once for the tests that only read it."""
+    return rush_game(seed)
+
+
+def rush_game(seed: int) -> tuple[Game, list[tuple[Decision, int]]]:
+    """A whole game, the rush against greedy: the rush's decisions, each with the number of
+    units waiting in its Barracks when it made it. Every decision is checked to be legal."""
+    game = Game(RULES, Setup())
+    rush, greedy = bench_bots().RushBot(seed), GreedyBot(seed)
+    seeds = SeedSource(seed)
+    made: list[tuple[Decision, int]] = []
+    while not game.over and game.turn <= 300:
+        seat = game.prompt().seat
+        if seat == CHANCE:
+            game.apply(("seed", seeds.next_seed()))
+            continue
+        decision = (rush if seat == RUSH_SEAT else greedy).decide(game, seat)
+        assert decision in game.legal()
+        if seat == RUSH_SEAT:
+            made.append((decision, len(game.position.barracks[seat])))
+        game.apply(decision)
+    return game, made
+
+
+def test_the_rush_plays_a_whole_game_legally_and_repeats_from_its_seed() -> None:
+    game, made = played_rush_game(2)
+    again, made_again = rush_game(2)
+    assert game.over
+    assert made == made_again and game.state_hash() == again.state_hash()
+
+
+def test_the_rush_trains_only_into_an_empty_barracks_and_keeps_its_peons() -> None:
+    _, made = played_rush_game(2)
+    trained = [(d[1], waiting) for d, waiting in made if d[0] == "train"]
+    assert trained
+    assert all(waiting == 0 and card != "Peon" for card, waiting in trained)
