@@ -62,9 +62,7 @@ class Mechanics(GameState):
         self.active = seat
         self.position.to_move = seat
         self.this_turn = TurnState()
-        for unit in self.position.board:  # (not units(): this runs every turn)
-            if unit is None:
-                continue
+        for unit in filter(None, self.position.board):  # (not units(): this runs every turn)
             if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
                 unit.uncapturable = False
             if unit.owner == seat and unit.frozen:  # (most units are not: no call for them)
@@ -76,8 +74,8 @@ class Mechanics(GameState):
     def end_turn(self) -> None:
         """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
         seat = self.active
-        for unit in self.position.board:
-            if unit is not None and unit.owner == seat and unit.frozen:
+        for unit in filter(None, self.position.board):
+            if unit.owner == seat and unit.frozen:
                 unit.frozen = status_at_turn_end(unit.frozen)
         self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
         self.rules.turn_ended(self, seat)
