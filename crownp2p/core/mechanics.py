@@ -103,15 +103,18 @@ class Mechanics(GameState):
         if units is not None:
             wanted = list(units)
             squares = [sq for sq in squares if sq in wanted]
-        occ_cache: dict[int, list[int]] = {}
-        forward_of = self.rules.seating.forward
+        seen_by: dict[int, tuple[list[int], int]] = {}  # owner -> occupancy, forward
         for sq in squares:
             unit = board[sq]
             assert unit is not None
-            occ = occ_cache.get(unit.owner)
-            if occ is None:
-                occ = occ_cache[unit.owner] = self.position.occupancy(unit.owner)
-            forward = forward_of(unit.owner)
+            seen = seen_by.get(unit.owner)
+            if seen is None:
+                owner = unit.owner
+                seen = seen_by[owner] = (
+                    self.position.occupancy(owner),
+                    self.rules.seating.forward(owner),
+                )
+            occ, forward = seen
             for mover in unit.kind.movers:
                 mover.generate(occ, sq, forward, out)
         return out
