@@ -345,12 +345,14 @@ class Game(Mechanics):
         self, seat: int, card: CardType, index: int, kind: str, hand: list[int]
     ) -> bool:
         """Judged as if the card had left the hand, as it will when played."""
-        if card.effects[index].always_does_something:
+        effect = card.effects[index]
+        if effect.always_does_something:
             return True
-        position = next(i for i, c in enumerate(hand) if self.cards[c] == card.name)
+        cards, name = self.cards, card.name
+        position = next(i for i, c in enumerate(hand) if cards[c] == name)
         held = hand.pop(position)
         try:
-            probe = Frame(card.name, index, seat, kind)
+            probe = Frame(name, index, seat, kind)
             return any(step.counts and step.possible(self, probe) for step in self._steps(probe))
         finally:
             hand.insert(position, held)

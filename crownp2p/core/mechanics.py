@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import Enum
+from itertools import compress
 from typing import Any, TypeVar
 
-from .board import square_name
+from .board import SQUARES, square_name
 from .cards import CardType
 from .decisions import Decision, IllegalDecision
 from .keys import PROMOTING
@@ -126,10 +127,11 @@ class Mechanics(GameState):
         may_command = self.rules.may_command if own else None
         held_back = self.rules.held_back
         ordered = self.this_turn.ordered
+        board = self.position.board
         out = []
-        for sq, unit in enumerate(self.position.board):
-            if unit is None:
-                continue
+        for sq in compress(SQUARES, board):  # the occupied squares (a unit is true)
+            unit = board[sq]
+            assert unit is not None
             if may_command is not None and not may_command(self, seat, unit, as_order):
                 continue
             if as_order and (
@@ -172,7 +174,8 @@ class Mechanics(GameState):
 
     def hand_names(self, seat: int) -> list[str]:
         """The different card names in a hand, in hand order."""
-        return distinct(self.cards[c] for c in self.players[seat].hand)
+        cards = self.cards  # (a dict's keys keep their first-seen order)
+        return list(dict.fromkeys([cards[c] for c in self.players[seat].hand]))
 
     # ================================================================ supplies
 
