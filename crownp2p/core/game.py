@@ -16,17 +16,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import msgpack  # type: ignore[import-untyped]
 
 from . import snapshot
-from .board import parse_square, square_name
+from .board import SQUARE_NAMES, parse_square
 from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
 from .decisions import Decision, IllegalDecision, decision_text, not_possible
 from .keys import TREASURES_BEFORE
 from .mechanics import Mechanics, distinct
-from .movement import move_decision
+from .movement import MOVE_DECISIONS
 from .position import FROZEN_NOW, AttackMap, Unit
 from .rules import Rules
 from .setup import Setup
@@ -35,6 +35,7 @@ from .state import Frame
 from .steps import SYSTEM_STEPS, EffectStep
 
 CHANCE = -1
+END: Decision = ("end",)
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,11 @@ class Moment:
     card: str | None
 
 
-@dataclass(frozen=True)
-class Passed:
+class Passed(NamedTuple):
     """A phase the engine ended by itself, as nothing more could be done in it: its orders,
     actions or buys were used up (``used_up``), or none of them could be used. ``at`` is where
-    in the log it ended. Kept for the shell to say so; it is not part of the state."""
+    in the log it ended. Kept for the shell to say so; it is not part of the state. (A named
+    tuple: made for most phases of every turn, and a frozen dataclass is slower to make.)"""
 
     turn: int
     seat: int
@@ -75,8 +76,8 @@ class Game(Mechanics):
         super().__init__(rules, setup)
         self.passed: list[Passed] = []  # every phase ended by itself, in order
         self._attacks: AttackMap | None = None  # attack_map() until the next decision
-        # The phase's decisions not listed yet (see _only_end).
-        self._unlisted: Iterator[tuple[Decision, Any]] | None = None
+        # The groups of the phase's decisions not listed yet (see _only_end).
+        self._unlisted: Iterator[dict[Decision, Any]] | None = None
         if not _empty:
             self._start()
 
@@ -244,12 +245,15 @@ class Game(Mechanics):
 
     def _only_end(self) -> bool:
         """Is `end` all the phase offers? Its decisions are listed only as far as the first
-        (`end` comes last); the rest wait until someone asks for them (see :meth:`_lookup`),
-        which a search that never looks at a position's decisions does not."""
-        options = self._phase_options()
-        first = next(options)
-        self._legal, self._unlisted = dict([first]), options
-        return first[0] == ("end",)
+        group that has any (`end` comes last, alone); the rest wait until someone asks for them
+        (see :meth:`_lookup`), which a search that never looks at a position's decisions does
+        not."""
+        groups = self._phase_options()
+        first = next(groups)
+        while not first:
+            first = next(groups)
+        self._legal, self._unlisted = first, groups
+        return END in first
 
     # ================================================================ legal decisions
 
@@ -264,9 +268,12 @@ class Game(Mechanics):
                 frame = self.stack[-1]
                 self._legal = self._step(frame).options(self, frame)
             else:
-                self._legal = dict(self._phase_options())
+                self._legal = {}
+                for group in self._phase_options():
+                    self._legal.update(group)
         elif self._unlisted is not None:
-            self._legal.update(self._unlisted)
+            for group in self._unlisted:
+                self._legal.update(group)
             self._unlisted = None
         return self._legal
 
@@ -277,22 +284,26 @@ class Game(Mechanics):
         if decision in legal:
             return True, legal[decision]
         if self._unlisted is not None:
-            for key, payload in self._unlisted:
-                legal[key] = payload
-                if key == decision:
-                    return True, payload
+            for group in self._unlisted:
+                legal.update(group)
+                if decision in group:
+                    return True, group[decision]
             self._unlisted = None
         return False, None
 
-    def _phase_options(self) -> Iterator[tuple[Decision, Any]]:
-        """The phase's decisions in their fixed order, each once, `end` last."""
+    def _phase_options(self) -> Iterator[dict[Decision, Any]]:
+        """The phase's decisions in their fixed order, each once, `end` last and alone: in
+        groups (the unit orders, the deploys, each card, the buys), each made whole at once,
+        so that a card is probed only when the listing gets that far."""
         seat, turn = self.active, self.this_turn
         if turn.phase == ORDER and turn.orders > 0:
-            for move in self.unit_orders(seat):
-                yield move_decision(move), ("move", move)
-            for kind in self.distinct_barracks(seat, as_order=True):
-                for sq in self.position.deploy_squares(seat, kind):
-                    yield ("deploy", kind.name, square_name(sq)), ("deploy", kind.name, sq)
+            decisions = MOVE_DECISIONS
+            yield {decisions[move]: ("move", move) for move in self.unit_orders(seat)}
+            yield {
+                ("deploy", kind.name, SQUARE_NAMES[sq]): ("deploy", kind.name, sq)
+                for kind in self.distinct_barracks(seat, as_order=True)
+                for sq in self.position.deploy_squares(seat, kind)
+            }
             if not self.order_lock[seat] & FROZEN_NOW:
                 yield from self._card_options(seat, ORDER)
         elif turn.phase == ACTION and turn.actions > 0:
@@ -302,41 +313,46 @@ class Game(Mechanics):
             if not turn.bought:
                 yield from self._card_options(seat, TREASURE)
             if turn.buys > 0:
-                prices = self.prices()
-                for name, count in self.supply.items():
-                    if count > 0 and prices[name] <= turn.gold:
-                        yield ("buy", name), ("buy", name)
-        yield ("end",), ("end",)
+                prices, gold = self.prices(), turn.gold
+                yield {
+                    ("buy", name): ("buy", name)
+                    for name, count in self.supply.items()
+                    if count > 0 and prices[name] <= gold
+                }
+        yield {END: END}
 
-    def _card_options(self, seat: int, kind: str) -> Iterator[tuple[Decision, Any]]:
+    def _card_options(self, seat: int, kind: str) -> Iterator[dict[Decision, Any]]:
+        """One group for each card of the hand that may be played for ``kind``."""
         hand = self.players[seat].hand
         for name in self.hand_names(seat):
             card = self.card_type(name)
             numbers = card.effect_numbers(kind)
             if kind == TRAINING:
                 if numbers:  # one decision, whichever effect (the last, as always)
-                    yield ("train", name), ("train", name, numbers[-1] - 1)
+                    yield {("train", name): ("train", name, numbers[-1] - 1)}
                 continue
             if kind == TREASURE:  # one decision too: the last effect that would do something
                 for number in reversed(numbers):
                     if self._could_do_something(seat, card, number - 1, kind, hand):
-                        yield ("treasure", name), ("play", name, number - 1)
+                        yield {("treasure", name): ("play", name, number - 1)}
                         break
                 continue
             for number in numbers:
                 if self._could_do_something(seat, card, number - 1, kind, hand):
-                    yield ("play", name, str(number)), ("play", name, number - 1)
+                    yield {("play", name, str(number)): ("play", name, number - 1)}
 
     def _could_do_something(
         self, seat: int, card: CardType, index: int, kind: str, hand: list[int]
     ) -> bool:
         """Judged as if the card had left the hand, as it will when played."""
-        if card.effects[index].always_does_something:
+        effect = card.effects[index]
+        if effect.always_does_something:
             return True
-        position = next(i for i, c in enumerate(hand) if self.cards[c] == card.name)
+        cards, name = self.cards, card.name
+        position = next(i for i, c in enumerate(hand) if cards[c] == name)
         held = hand.pop(position)
         try:
-            probe = Frame(card.name, index, seat, kind)
+            probe = Frame(name, index, seat, kind)
             return any(step.counts and step.possible(self, probe) for step in self._steps(probe))
         finally:
             hand.insert(position, held)

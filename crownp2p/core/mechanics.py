@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import Enum
+from itertools import compress
 from typing import Any, TypeVar
 
-from .board import square_name
+from .board import SQUARES, square_name
 from .cards import CardType
 from .decisions import Decision, IllegalDecision
 from .keys import PROMOTING
@@ -62,9 +63,7 @@ class Mechanics(GameState):
         self.active = seat
         self.position.to_move = seat
         self.this_turn = TurnState()
-        for unit in self.position.board:  # (not units(): this runs every turn)
-            if unit is None:
-                continue
+        for unit in filter(None, self.position.board):  # (not units(): this runs every turn)
             if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
                 unit.uncapturable = False
             if unit.owner == seat and unit.frozen:  # (most units are not: no call for them)
@@ -76,8 +75,8 @@ class Mechanics(GameState):
     def end_turn(self) -> None:
         """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
         seat = self.active
-        for unit in self.position.board:
-            if unit is not None and unit.owner == seat and unit.frozen:
+        for unit in filter(None, self.position.board):
+            if unit.owner == seat and unit.frozen:
                 unit.frozen = status_at_turn_end(unit.frozen)
         self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
         self.rules.turn_ended(self, seat)
@@ -105,15 +104,18 @@ class Mechanics(GameState):
         if units is not None:
             wanted = list(units)
             squares = [sq for sq in squares if sq in wanted]
-        occ_cache: dict[int, list[int]] = {}
-        forward_of = self.rules.seating.forward
+        seen_by: dict[int, tuple[list[int], int]] = {}  # owner -> occupancy, forward
         for sq in squares:
             unit = board[sq]
             assert unit is not None
-            occ = occ_cache.get(unit.owner)
-            if occ is None:
-                occ = occ_cache[unit.owner] = self.position.occupancy(unit.owner)
-            forward = forward_of(unit.owner)
+            seen = seen_by.get(unit.owner)
+            if seen is None:
+                owner = unit.owner
+                seen = seen_by[owner] = (
+                    self.position.occupancy(owner),
+                    self.rules.seating.forward(owner),
+                )
+            occ, forward = seen
             for mover in unit.kind.movers:
                 mover.generate(occ, sq, forward, out)
         return out
@@ -125,10 +127,11 @@ class Mechanics(GameState):
         may_command = self.rules.may_command if own else None
         held_back = self.rules.held_back
         ordered = self.this_turn.ordered
+        board = self.position.board
         out = []
-        for sq, unit in enumerate(self.position.board):
-            if unit is None:
-                continue
+        for sq in compress(SQUARES, board):  # the occupied squares (a unit is true)
+            unit = board[sq]
+            assert unit is not None
             if may_command is not None and not may_command(self, seat, unit, as_order):
                 continue
             if as_order and (
@@ -171,7 +174,8 @@ class Mechanics(GameState):
 
     def hand_names(self, seat: int) -> list[str]:
         """The different card names in a hand, in hand order."""
-        return distinct(self.cards[c] for c in self.players[seat].hand)
+        cards = self.cards  # (a dict's keys keep their first-seen order)
+        return list(dict.fromkeys([cards[c] for c in self.players[seat].hand]))
 
     # ================================================================ supplies
 

@@ -88,9 +88,23 @@ class UnitMove(NamedTuple):
 def move_decision(move: UnitMove) -> tuple[str, ...]:
     """The decision that stands for ``move``: ``march e2 e4``; an Oracle's attack names the
     square it captures on."""
-    kind, frm, to, captures = move
-    key = to if to != frm or not captures else captures[0]
-    return (kind, SQUARE_NAMES[frm], SQUARE_NAMES[key])
+    return MOVE_DECISIONS[move]
+
+
+class _MoveDecisions(dict[UnitMove, tuple[str, ...]]):
+    """Every move's decision, made the first time it is asked for: a listing of a phase's
+    decisions looks up one for each of a few dozen moves, and a look-up is a quarter of the
+    cost of making one. It holds at most every move the movers can make on an empty or
+    crowded board (some thousands), and nothing iterates over it: determinism is kept."""
+
+    def __missing__(self, move: UnitMove) -> tuple[str, ...]:
+        kind, frm, to, captures = move
+        key = to if to != frm or not captures else captures[0]
+        decision = self[move] = (kind, SQUARE_NAMES[frm], SQUARE_NAMES[key])
+        return decision
+
+
+MOVE_DECISIONS = _MoveDecisions()
 
 
 FORWARDS = (1, -1)

@@ -102,14 +102,17 @@ class Play:
             decision = self.deciders[seat].decide(game, seat)
             if decision is None:
                 return seat
-            self.apply(decision)
+            self._apply(seat, decision)
         return None
 
     def apply(self, decision: Decision) -> Step:
         """Apply the prompted seat's ``decision`` and tell everyone. An illegal one raises
         :class:`~.decisions.IllegalDecision` and changes nothing."""
+        return self._apply(self.game.to_decide, decision)
+
+    def _apply(self, seat: int, decision: Decision) -> Step:
+        """:meth:`apply`, ``seat`` being ``game.to_decide`` (the loop has just asked it)."""
         game = self.game
-        seat = game.to_decide
         if self.record is not None:
             step = self.record.apply(game, decision)
         else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import compress
 
 from .board import SIZE, SQUARES, adjacent, relative_rank, square, square_name
 from .movement import BLOCKED, EMPTY, OWN, TARGET, UnitMove
@@ -92,10 +93,11 @@ class Position:
         sides = seating.sides
         my_side = sides[seat]
         shared = seating.shared_sovereigns
+        board = self.board
         occ = [EMPTY] * (SIZE * SIZE)
-        for sq, unit in enumerate(self.board):
-            if unit is None:
-                continue
+        for sq in compress(SQUARES, board):  # the occupied squares (a unit is true)
+            unit = board[sq]
+            assert unit is not None
             owner = unit.owner
             if owner == seat or (shared and sides[owner] == my_side and unit.kind.is_sovereign):
                 occ[sq] = OWN

@@ -113,10 +113,9 @@ class Rules:
         """Checked at the end of every turn: (is the game over, winning side or None for a
         draw). A side with no Sovereign on the board has lost."""
         sides = sorted(set(self.seating.sides))
+        side_of = self.seating.sides
         with_sovereign = {  # (the board itself, not units(): this runs every turn)
-            self.seating.sides[u.owner]
-            for u in game.position.board
-            if u is not None and u.kind.is_sovereign
+            side_of[u.owner] for u in filter(None, game.position.board) if u.kind.is_sovereign
         }
         alive = [side for side in sides if side in with_sovereign]
         if len(alive) == len(sides):

@@ -9,38 +9,37 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 from collections.abc import Iterator, MutableSequence
 from typing import TypeVar
 
 SHUFFLE_VERSION = 1
 SEED_BYTES = 32
+_WORDS = 1 << 64  # how many 64-bit words there are
 
 T = TypeVar("T")
+
+
+_BLOCK = struct.Struct(">4Q")  # a SHA-256 digest as four 64-bit big-endian words
 
 
 def _words(seed: bytes) -> Iterator[int]:
     counter = 0
     while True:
-        block = hashlib.sha256(seed + counter.to_bytes(8, "big")).digest()
-        for i in range(0, 32, 8):
-            yield int.from_bytes(block[i : i + 8], "big")
+        yield from _BLOCK.unpack(hashlib.sha256(seed + counter.to_bytes(8, "big")).digest())
         counter += 1
-
-
-def _below(words: Iterator[int], n: int) -> int:
-    """A uniform integer in [0, n) from the stream (rejection sampling)."""
-    limit = (1 << 64) - (1 << 64) % n
-    while True:
-        w = next(words)
-        if w < limit:
-            return w % n
 
 
 def shuffle(items: MutableSequence[T], seed: bytes) -> None:
     """Shuffle ``items`` in place, determined by ``seed`` alone."""
     words = _words(seed)
     for i in range(len(items) - 1, 0, -1):
-        j = _below(words, i + 1)
+        n = i + 1
+        limit = _WORDS - _WORDS % n  # rejection sampling: a uniform integer in [0, n)
+        w = next(words)
+        while w >= limit:
+            w = next(words)
+        j = w % n
         items[i], items[j] = items[j], items[i]
 
 

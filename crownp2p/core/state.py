@@ -34,7 +34,7 @@ class Player:
         return Player(list(self.deck), list(self.hand), list(self.discard), list(self.in_play))
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     """A card effect (or a piece of the turn's machinery) being resolved."""
 

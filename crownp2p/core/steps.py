@@ -17,7 +17,7 @@ A refused decision is explained by the step it was meant for (``why_not``), so t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,13 +96,19 @@ class EffectStep:
 
 
 class Choice(EffectStep):
-    """A step that waits for a decision. Subclasses list their real ``choices``; ``optional``
-    ones add ``done``."""
+    """A step that waits for a decision. Subclasses list their real ``choices`` — all at
+    once, or one by one in ``each_choice`` where finding the first is much cheaper than
+    listing them all (a card is probed for every listing of a phase); ``optional`` ones add
+    ``done``."""
 
     optional = False
 
     def choices(self, g: Mechanics, f: Frame) -> Options:
-        raise NotImplementedError
+        return dict(self.each_choice(g, f))
+
+    def each_choice(self, g: Mechanics, f: Frame) -> Iterator[tuple[Decision, Any]]:
+        """The choices in their order, one at a time (a subclass defines this or ``choices``)."""
+        return iter(self.choices(g, f).items())
 
     def options(self, g: Mechanics, f: Frame) -> Options:
         opts = self.choices(g, f)
@@ -119,7 +125,7 @@ class Choice(EffectStep):
 
     def possible(self, g: Mechanics, f: Frame) -> bool:
         # The one rule: a choice is possible when it has something to choose.
-        return bool(self.choices(g, f))
+        return next(self.each_choice(g, f), None) is not None
 
 
 # ==================================================================== pools, gold, cards
@@ -472,8 +478,7 @@ class OrderUnit(Choice):
     def _is_target(g: Mechanics, f: Frame, unit: Unit) -> bool:
         return not unit.kind.is_sovereign and g.rules.seating.are_enemies(f.seat, unit.owner)
 
-    def choices(self, g: Mechanics, f: Frame) -> Options:
-        opts: Options = {}
+    def each_choice(self, g: Mechanics, f: Frame) -> Iterator[tuple[Decision, Any]]:
         pos = g.position
         occ_of: dict[int, list[int]] = {}
         for sq in self._units(g, f):
@@ -493,8 +498,7 @@ class OrderUnit(Choice):
                     continue
                 if self.dest and not self.dest.allows(g, f.seat, m):
                     continue
-                opts[move_decision(m)] = m
-        return opts
+                yield move_decision(m), m
 
     def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if len(decision) != 3 or decision[0] not in MOVE_VERBS:
@@ -553,8 +557,7 @@ class Deploy(Choice):
     def counts(self) -> bool:  # type: ignore[override]
         return not self.again
 
-    def choices(self, g: Mechanics, f: Frame) -> Options:
-        opts: Options = {}
+    def each_choice(self, g: Mechanics, f: Frame) -> Iterator[tuple[Decision, Any]]:
         for kind in g.distinct_barracks(f.seat, as_order=f.as_order):
             if self.cls is not None and not kind.has(self.cls):
                 continue
@@ -562,8 +565,7 @@ class Deploy(Choice):
             if len(squares) < self.needs_squares:
                 continue
             for sq in squares:
-                opts[("deploy", kind.name, square_name(sq))] = (kind.name, sq)
-        return opts
+                yield ("deploy", kind.name, square_name(sq)), (kind.name, sq)
 
     def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         if decision[0] != "deploy":
