@@ -121,6 +121,30 @@ def test_pressure_grows_as_units_close_on_the_enemy_king() -> None:
     assert pressure(game, game.position.attack_map(), 1) == 0.0  # gold has no unit out
 
 
+def test_each_enemy_sovereign_taken_counts_even_while_others_remain() -> None:
+    # Extra Kings (Heir, promotions) were worth nothing to the evaluation, so a search never
+    # hunted them and games against a side with several Kings ran to the turn cap.
+    game = Game(RULES, Setup())  # the Kings on e1 and e8, blue to move
+    king = RULES.units.get("King")
+    board = game.position.board
+    board[parse_square("a8")] = Unit(king, 1, 98)
+    two_left = evaluate(game, 0)
+    board[parse_square("a8")] = None
+    assert evaluate(game, 0) > two_left
+
+
+def test_a_last_sovereign_in_reach_costs_more_than_a_spare_one() -> None:
+    game = Game(RULES, Setup())
+    king, rook = RULES.units.get("King"), RULES.units.get("Rook")
+    board = game.position.board
+    board[parse_square("e4")] = Unit(rook, 1, 97)  # attacks e1, gold to move next
+    game.active = 1
+    last = evaluate(game, 0)
+    board[parse_square("a1")] = Unit(king, 0, 96)  # a spare King, out of reach
+    spare = evaluate(game, 0)
+    assert spare > last
+
+
 def test_a_quicker_win_counts_more_and_a_quicker_loss_less() -> None:
     game = midgame(6, 8)
     seat = game.prompt().seat

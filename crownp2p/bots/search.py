@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,9 @@ LATER_WIN = 0.01  # a win's value lost for each turn it comes later
 BARRACKS = 0.7  # a unit waiting in the Barracks, against one on the board
 ECONOMY = 1.0  # the worth of a hand from the deck, a card's average, in Pawns
 SPARE_SOVEREIGN = 3.0  # a Sovereign waiting in the Barracks (Heir's King), in Pawns
+# A Sovereign on the board, in Pawns; what one in an enemy's reach costs, the enemy to move
+# (the last one: the game, almost) or to flee on our move.
+SOVEREIGN, LAST_SOVEREIGN, FLEE = 6.0, 12.0, 4.0
 
 
 def iterations_for(seconds: float) -> int:
@@ -245,11 +249,12 @@ class Playout(GreedyBot):
 
 
 def evaluate(game: Game, seat: int, start: int | None = None) -> float:
-    """How good the game looks for ``seat``'s side, as a chance of winning in [0, 1]: material
-    on the board and in the Barracks, Sovereigns in reach of an enemy (worse for the side that
-    does not move next), the pressure each side puts on the other's Sovereigns, and the deck's
-    economy. A game over counts by who won, a little less for each turn since ``start`` (so a
-    search takes the quicker of two wins, and the slower of two losses)."""
+    """How good the game looks for ``seat``'s side, as a chance of winning in [0, 1]: material on
+    the board (the Sovereigns too) and in the Barracks, Sovereigns in reach of an enemy (worse for
+    the side that does not move next, worst for a side's last one), the pressure each side puts
+    on the other's Sovereigns, and the deck's economy. A game over counts by who won, a little
+    less for each turn since ``start`` (so a search takes the quicker of two wins, and the
+    slower of two losses)."""
     seating = game.rules.seating
     side = seating.sides[seat]
     if game.over:
@@ -259,13 +264,24 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
         return 1.0 - delay if game.winner == side else delay
     position = game.position
     ours_next = not seating.are_enemies(game.active, seat)
+    sovereigns = Counter(
+        seating.sides[unit.owner] for _, unit in position.units() if unit.kind.is_sovereign
+    )
     score = 0.0
     for sq, unit in position.units():
-        sign = 1 if seating.sides[unit.owner] == side else -1
+        owner_side = seating.sides[unit.owner]
+        sign = 1 if owner_side == side else -1
         if unit.kind.is_sovereign:
+            # Each counts (so a search hunts the spare Kings an Heir or a promotion brings);
+            # one in reach of an enemy is as good as lost if the enemy moves next, and the
+            # last one is the game.
+            score += sign * SOVEREIGN
             if position.would_be_threatened(sq, sq):
-                mover_is_enemy = ours_next == (sign < 0)
-                score -= sign * (12 if mover_is_enemy else 4)
+                if ours_next == (sign < 0):
+                    last = sovereigns[owner_side] == 1
+                    score -= sign * (LAST_SOVEREIGN if last else SOVEREIGN)
+                else:
+                    score -= sign * FLEE
         else:
             score += sign * unit_value(unit.kind.name, game)
     for owner, barracks in enumerate(position.barracks):
