@@ -6,14 +6,18 @@ import pytest
 from scenario import hidden_twin
 
 from crownp2p.bots import BOT_NAMES, make_bot
-from crownp2p.bots.greedy import GreedyBot
+from crownp2p.bots.greedy import GreedyBot, card_value
 from crownp2p.bots.search import (
+    Playout,
     Root,
     SearchBot,
+    card_worth,
+    distance,
     evaluate,
     iterations_for,
     pressure,
     run_iterations,
+    scaled,
     search,
 )
 from crownp2p.bots.selfplay import play_game
@@ -117,6 +121,30 @@ def test_pressure_grows_as_units_close_on_the_enemy_king() -> None:
     assert pressure(game, game.position.attack_map(), 1) == 0.0  # gold has no unit out
 
 
+def test_each_enemy_sovereign_taken_counts_even_while_others_remain() -> None:
+    # Extra Kings (Heir, promotions) were worth nothing to the evaluation, so a search never
+    # hunted them and games against a side with several Kings ran to the turn cap.
+    game = Game(RULES, Setup())  # the Kings on e1 and e8, blue to move
+    king = RULES.units.get("King")
+    board = game.position.board
+    board[parse_square("a8")] = Unit(king, 1, 98)
+    two_left = evaluate(game, 0)
+    board[parse_square("a8")] = None
+    assert evaluate(game, 0) > two_left
+
+
+def test_a_last_sovereign_in_reach_costs_more_than_a_spare_one() -> None:
+    game = Game(RULES, Setup())
+    king, rook = RULES.units.get("King"), RULES.units.get("Rook")
+    board = game.position.board
+    board[parse_square("e4")] = Unit(rook, 1, 97)  # attacks e1, gold to move next
+    game.active = 1
+    last = evaluate(game, 0)
+    board[parse_square("a1")] = Unit(king, 0, 96)  # a spare King, out of reach
+    spare = evaluate(game, 0)
+    assert spare > last
+
+
 def test_a_quicker_win_counts_more_and_a_quicker_loss_less() -> None:
     game = midgame(6, 8)
     seat = game.prompt().seat
@@ -125,6 +153,42 @@ def test_a_quicker_win_counts_more_and_a_quicker_loss_less() -> None:
     assert 1.0 == evaluate(game, seat, game.turn) > evaluate(game, seat, game.turn - 2)
     game.winner = 1 - side
     assert 0.0 == evaluate(game, seat, game.turn) < evaluate(game, seat, game.turn - 2)
+
+
+def test_a_fuller_board_runs_fewer_iterations_for_the_same_think_time() -> None:
+    start, later = Game(RULES, Setup()), midgame(3, 21)
+    assert len(list(later.position.units())) > len(list(start.position.units()))
+    assert 1 <= scaled(600, later) < scaled(600, start) < 600
+    assert scaled(1, later) == 1  # never none
+
+
+def test_playouts_march_on_the_enemy_king_where_the_greedy_bot_deploys() -> None:
+    # Playouts by the greedy scoring never come near the enemy King (it deploys first); a
+    # search on them turtled, and two search bots played to the turn cap.
+    game, seeds, greedy = Game(RULES, Setup()), SeedSource(2), GreedyBot(2)
+    while game.turn < 40:
+        seat = game.prompt().seat
+        if seat == CHANCE:
+            game.apply(("seed", seeds.next_seed()))
+            continue
+        chosen = greedy.decide(game, seat)
+        pushed = Playout(2).decide(game, seat)
+        if chosen[0] == "deploy" and pushed[0] == "march":
+            frm, to = parse_square(pushed[1]), parse_square(pushed[2])
+            kings = [
+                sq for sq, u in game.position.units() if u.kind.is_sovereign and u.owner != seat
+            ]
+            assert min(distance(to, k) for k in kings) < min(distance(frm, k) for k in kings)
+            assert not game.position.would_be_threatened(frm, to)
+            return
+        game.apply(chosen)
+    raise AssertionError("the playout policy never preferred a march to a deploy")
+
+
+def test_a_spare_king_is_worth_less_to_the_search_than_to_the_greedy_bot() -> None:
+    game = Game(RULES, Setup())
+    assert card_worth("Heir", game) < card_value("Heir", game)
+    assert card_worth("Stables", game) == card_value("Stables", game)
 
 
 def test_a_bot_at_a_networked_seat_is_told_of_the_steps() -> None:

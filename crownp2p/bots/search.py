@@ -2,13 +2,18 @@
 
 The greedy scoring names the few decisions worth searching. Each iteration deals the hidden
 cards again from the seat's view (``core.determinize``: never the true game's hands or deck
-orders), takes one candidate, plays on with the greedy bot as the policy of both sides to the
-end of the opponent's next turn and scores where it got to (:func:`evaluate`). The budget is
+orders), takes one candidate, plays on with a policy for both sides (the greedy scoring pushed
+towards the enemy King: :class:`Playout`) to the end of the opponent's next turn and scores where
+it got to (:func:`evaluate`). The budget is
 spent by sequential halving — all candidates on the same deals, then the better half on more —
 and the most tried decision wins.
 
 The budget is a number of iterations, so a choice depends only on the view and the seed, never
-on the clock; :func:`iterations_for` turns a think time into iterations at this machine's pace.
+on the clock. A playout costs more as the board fills (the policy weighs every order of every
+unit), so :func:`iterations_for` turns a think time into iterations at this machine's pace on
+an empty board, and each decision runs that many scaled down by the units on the board
+(:func:`scaled`): the same think time, early or late.
+
 With ``workers`` above 1 the iterations are split over forked processes, each with a seed of its
 own, and their tallies added (the same seed and workers give the same choice). The steps of a
 card being resolved are decided by the greedy bot's scoring: a view keeps no mid-card state to
@@ -20,10 +25,11 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.board import adjacent, file_of, rank_of
+from ..core.board import adjacent, file_of, parse_square, rank_of
 from ..core.decisions import Decision, parse_decision
 from ..core.determinize import KnownTops, determinize
 from ..core.game import CHANCE, Game
@@ -31,24 +37,40 @@ from ..core.position import AttackMap
 from ..core.record import Step
 from ..core.rules import Rules
 from .base import Bot
-from .greedy import GreedyBot, card_value, unit_value
+from .greedy import GreedyBot, unit_value
 
-# Iterations one core runs in a second, measured mid-game (turns 9 to 40: 1100 down to 380,
-# 580 overall) on the project's 2-core machine under a load of about 6; set nearer the late
-# game's pace, where games between search bots spend their decisions (bench/bots.py prints
-# the time per decision each level really takes).
-ITERATIONS_PER_SECOND = 450
+# Iterations one core runs in a second with no unit on the board, and the units that halve it:
+# a playout's cost grows with the units. Measured in CPU time on the project's 2-core machine
+# (0.5 ms an iteration times 1 + units / 5, from 3 to 33 units), and set at 70% of that pace,
+# so that late positions, slower than the line, still fit the think time.
+ITERATIONS_PER_SECOND = 1400
+HALVING_UNITS = 5.0
 MIN_CANDIDATES, MAX_CANDIDATES = 3, 12
 ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent's next turn
 # Pressure on the enemy Sovereigns, in Pawns: each square next to one that a side attacks, and
 # each step nearer than NEAR one of its units stands (a unit at the King's side: 6 steps).
 RING, APPROACH, NEAR = 0.4, 0.12, 7
+# The playouts' policy: each step a unit marches nearer an enemy Sovereign, and what a deploy
+# counts for less than the greedy bot gives it (see Playout).
+CLOSING, DEPLOY_DISCOUNT = 8.0, 12.0
 LATER_WIN = 0.01  # a win's value lost for each turn it comes later
+BARRACKS = 0.7  # a unit waiting in the Barracks, against one on the board
+ECONOMY = 1.0  # the worth of a hand from the deck, a card's average, in Pawns
+SPARE_SOVEREIGN = 3.0  # a Sovereign waiting in the Barracks (Heir's King), in Pawns
+# A Sovereign on the board, in Pawns; what one in an enemy's reach costs, the enemy to move
+# (the last one: the game, almost) or to flee on our move.
+SOVEREIGN, LAST_SOVEREIGN, FLEE = 6.0, 12.0, 4.0
 
 
 def iterations_for(seconds: float) -> int:
-    """The iterations that fit in a think time of ``seconds`` on one core."""
+    """The iterations that fit in a think time of ``seconds`` on one core, on an empty board."""
     return max(1, round(seconds * ITERATIONS_PER_SECOND))
+
+
+def scaled(iterations: int, game: Game) -> int:
+    """The iterations one decision runs: fewer as the board fills, so each takes the same time."""
+    units = sum(1 for _ in game.position.units())
+    return max(1, round(iterations / (1 + units / HALVING_UNITS)))
 
 
 class SearchBot(Bot):
@@ -74,18 +96,20 @@ class SearchBot(Bot):
             # playing them all before buying loses nothing, so there is nothing to search.
             return self.greedy.decide(game, seat)
         seed = f"{self.rng.getrandbits(64):016x}"
-        candidates = self.candidates(determinize(game.rules, view, seed, self.tops), legal)
+        sample = determinize(game.rules, view, seed, self.tops)
+        iterations = scaled(self.iterations, sample)  # (the board is public: the sample's is true)
+        candidates = self.candidates(sample, legal, iterations)
         if len(candidates) == 1:
             return candidates[0]
         root = Root(game.rules, view, candidates, self.tops)
-        tallies = search(root, seed, self.iterations, self.workers)
+        tallies = search(root, seed, iterations, self.workers)
         best = max(range(len(candidates)), key=lambda k: (tallies[k][0], tallies[k][1], -k))
         return candidates[best]
 
-    def candidates(self, sample: Game, legal: list[Decision]) -> list[Decision]:
+    def candidates(self, sample: Game, legal: list[Decision], iterations: int) -> list[Decision]:
         """The decisions worth searching: the greedy scoring's best few (scored on a sample:
         its board is the true one), as many as the budget can try about ten times each."""
-        wanted = max(MIN_CANDIDATES, min(MAX_CANDIDATES, self.iterations // 10))
+        wanted = max(MIN_CANDIDATES, min(MAX_CANDIDATES, iterations // 10))
         seat = sample.prompt().seat
         scores = [self.greedy.score(sample, seat, d) for d in legal]
         order = sorted(range(len(legal)), key=lambda k: (-scores[k], k))
@@ -177,9 +201,9 @@ def run_iterations(root: Root, seed: str, iterations: int) -> Tally:
 
 def rollout(game: Game, start: int, rng: random.Random) -> None:
     """Play on from a game begun in turn ``start`` to the end of the next turn after it. Both
-    sides play by the greedy scoring (it takes material and keeps its Sovereign out of reach),
-    its ties and the shuffles drawn from ``rng``."""
-    policy = GreedyBot()
+    sides play by :class:`Playout` (it takes material, keeps its Sovereign out of reach and
+    closes on the enemy's), its ties and the shuffles drawn from ``rng``."""
+    policy = Playout()
     policy.rng = rng
     for _ in range(ROLLOUT_DECISIONS):
         if game.over or game.turn > start + 1:
@@ -191,15 +215,46 @@ def rollout(game: Game, start: int, rng: random.Random) -> None:
             game.apply(policy.decide(game, seat))
 
 
+class Playout(GreedyBot):
+    """The greedy scoring, pushed forward: the greedy bot deploys whenever its Barracks hold a
+    unit and marches only a little forward, so in playouts by it nobody ever comes near the
+    enemy King, and a search on them sees no reason to either (two search bots then wall
+    their home ranks until the turn cap). Here a march is worth more for each step it brings
+    the unit nearer an enemy Sovereign, and a deploy less."""
+
+    def decide(self, game: Game, seat: int) -> Decision:
+        self.targets = [
+            sq
+            for sq, unit in game.position.units()
+            if unit.kind.is_sovereign and game.rules.seating.are_enemies(unit.owner, seat)
+        ]
+        return super().decide(game, seat)
+
+    def _score_march(self, game: Game, seat: int, d: Decision) -> float:
+        score = super()._score_march(game, seat, d)
+        mover = self._unit(game, d[1])
+        if mover is None or mover.owner != seat or mover.kind.is_sovereign or not self.targets:
+            return score
+        frm, to = parse_square(d[1]), parse_square(d[2])
+        closer = min(distance(frm, k) for k in self.targets) - min(
+            distance(to, k) for k in self.targets
+        )
+        return score + CLOSING * closer
+
+    def _score_deploy(self, game: Game, seat: int, d: Decision) -> float:
+        return super()._score_deploy(game, seat, d) - DEPLOY_DISCOUNT
+
+
 # ====================================================================== evaluation
 
 
 def evaluate(game: Game, seat: int, start: int | None = None) -> float:
-    """How good the game looks for ``seat``'s side, as a chance of winning in [0, 1]: material
-    on the board and in the Barracks, Sovereigns in reach of an enemy (worse for the side that
-    does not move next), the pressure each side puts on the other's Sovereigns, and the deck's
-    economy. A game over counts by who won, a little less for each turn since ``start`` (so a
-    search takes the quicker of two wins, and the slower of two losses)."""
+    """How good the game looks for ``seat``'s side, as a chance of winning in [0, 1]: material on
+    the board (the Sovereigns too) and in the Barracks, Sovereigns in reach of an enemy (worse for
+    the side that does not move next, worst for a side's last one), the pressure each side puts
+    on the other's Sovereigns, and the deck's economy. A game over counts by who won, a little
+    less for each turn since ``start`` (so a search takes the quicker of two wins, and the
+    slower of two losses)."""
     seating = game.rules.seating
     side = seating.sides[seat]
     if game.over:
@@ -209,28 +264,53 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
         return 1.0 - delay if game.winner == side else delay
     position = game.position
     ours_next = not seating.are_enemies(game.active, seat)
+    sovereigns = Counter(
+        seating.sides[unit.owner] for _, unit in position.units() if unit.kind.is_sovereign
+    )
     score = 0.0
     for sq, unit in position.units():
-        sign = 1 if seating.sides[unit.owner] == side else -1
+        owner_side = seating.sides[unit.owner]
+        sign = 1 if owner_side == side else -1
         if unit.kind.is_sovereign:
+            # Each counts (so a search hunts the spare Kings an Heir or a promotion brings);
+            # one in reach of an enemy is as good as lost if the enemy moves next, and the
+            # last one is the game.
+            score += sign * SOVEREIGN
             if position.would_be_threatened(sq, sq):
-                mover_is_enemy = ours_next == (sign < 0)
-                score -= sign * (12 if mover_is_enemy else 4)
+                if ours_next == (sign < 0):
+                    last = sovereigns[owner_side] == 1
+                    score -= sign * (LAST_SOVEREIGN if last else SOVEREIGN)
+                else:
+                    score -= sign * FLEE
         else:
             score += sign * unit_value(unit.kind.name, game)
     for owner, barracks in enumerate(position.barracks):
         sign = 1 if seating.sides[owner] == side else -1
-        score += sign * 0.7 * sum(min(unit_value(k.name, game), 9.0) for k in barracks)
+        score += (
+            sign
+            * BARRACKS
+            * sum(SPARE_SOVEREIGN if k.is_sovereign else unit_value(k.name, game) for k in barracks)
+        )
     for owner, player in enumerate(game.players):
         sign = 1 if seating.sides[owner] == side else -1
         cards = player.deck + player.hand + player.discard + player.in_play
-        if cards:
-            worth = sum(card_value(game.cards[c], game) for c in cards)
-            score += sign * 3 * worth / len(cards)
+        if cards:  # what a hand is worth: a deck thinner than a hand draws less
+            worth = sum(card_worth(game.cards[c], game) for c in cards)
+            score += sign * ECONOMY * worth / max(len(cards), game.setup.hand_size)
     attacks = game.attack_map()
     for other in sorted(set(seating.sides)):
         score += (1 if other == side else -1) * pressure(game, attacks, other)
     return 0.5 + 0.5 * math.tanh(score / 20)
+
+
+def card_worth(name: str, game: Game) -> float:
+    """A card's worth in a deck: its cost and what it trains (a Sovereign as a spare one)."""
+    card = game.card_type(name)
+    if not card.trains:
+        return float(card.cost)
+    kind = game.rules.units.get(card.trains)
+    each = SPARE_SOVEREIGN if kind.is_sovereign else unit_value(kind.name, game)
+    return card.cost + min(each * card.train_count, 10.0)
 
 
 def pressure(game: Game, attacks: AttackMap, side: int) -> float:
