@@ -161,8 +161,10 @@ class Leap(Mover):
     _table: dict[int, tuple[Any, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        leaps = _leaps(self.offsets)  # once, not once a square
+
         def build(sq: int, fw: int) -> tuple[tuple[int, UnitMove | None, UnitMove | None], ...]:
-            return tuple(_ready_moves(self.mode, sq, t) for t in _leaps(self.offsets)[fw][sq])
+            return tuple(_ready_moves(self.mode, sq, t) for t in leaps[fw][sq])
 
         object.__setattr__(self, "_table", _per_square(build))
 
