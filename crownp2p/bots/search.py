@@ -3,10 +3,9 @@
 The greedy scoring names the few decisions worth searching. Each iteration deals the hidden
 cards again from the seat's view (``core.determinize``: never the true game's hands or deck
 orders), takes one candidate, plays on with a policy for both sides (the greedy scoring pushed
-towards the enemy King: :class:`Playout`) to the end of the opponent's next turn and scores where
-it got to (:func:`evaluate`). The budget is
-spent by sequential halving — all candidates on the same deals, then the better half on more —
-and the most tried decision wins.
+towards the enemy King: :class:`Playout`) to the end of the opponent's next turn and scores
+where it got to (:func:`evaluate`). The budget is spent by sequential halving — all candidates
+on the same deals, then the better half on more — and the most tried decision wins.
 
 The budget is a number of iterations, so a choice depends only on the view and the seed, never
 on the clock. A playout costs more as the board fills (the policy weighs every order of every
@@ -222,12 +221,14 @@ class Playout(GreedyBot):
     their home ranks until the turn cap). Here a march is worth more for each step it brings
     the unit nearer an enemy Sovereign, and a deploy less."""
 
+    targets: tuple[int, ...] = ()  # the enemy Sovereigns' squares, for the decision at hand
+
     def decide(self, game: Game, seat: int) -> Decision:
-        self.targets = [
+        self.targets = tuple(
             sq
             for sq, unit in game.position.units()
             if unit.kind.is_sovereign and game.rules.seating.are_enemies(unit.owner, seat)
-        ]
+        )
         return super().decide(game, seat)
 
     def _score_march(self, game: Game, seat: int, d: Decision) -> float:
