@@ -218,7 +218,7 @@ def report(match: str, games: list[dict[str, Any]]) -> dict[str, Any]:
     wins = sum(g["won"] for g in decided)
     low, high = wilson(wins, len(decided))
     median, p95 = percentiles([t for g in games for t in g["times"]])
-    wall_median, wall_p95 = percentiles([t for g in games for t in g.get("walls", g["times"])])
+    wall_median, wall_p95 = percentiles([t for g in games for t in g["walls"]])
     rate = wins / len(decided) if decided else 0.0
     finished = len(decided) / len(games)
     level, opponent = match.split(":")

@@ -36,7 +36,7 @@ from ..core.position import AttackMap
 from ..core.record import Step
 from ..core.rules import Rules
 from .base import Bot
-from .greedy import GreedyBot, unit_value
+from .greedy import GreedyBot, card_value, unit_value
 
 # Iterations one core runs in a second with no unit on the board, and the units that halve it:
 # a playout's cost grows with the units. Measured in CPU time on the project's 2-core machine
@@ -305,13 +305,12 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
 
 
 def card_worth(name: str, game: Game) -> float:
-    """A card's worth in a deck: its cost and what it trains (a Sovereign as a spare one)."""
+    """A card's worth in a deck: the greedy bot's (:func:`card_value`), but what trains a
+    Sovereign counts it as a spare one."""
     card = game.card_type(name)
-    if not card.trains:
-        return float(card.cost)
-    kind = game.rules.units.get(card.trains)
-    each = SPARE_SOVEREIGN if kind.is_sovereign else unit_value(kind.name, game)
-    return card.cost + min(each * card.train_count, 10.0)
+    if card.trains and game.rules.units.get(card.trains).is_sovereign:
+        return card.cost + min(SPARE_SOVEREIGN * card.train_count, 10.0)
+    return card_value(name, game)
 
 
 def pressure(game: Game, attacks: AttackMap, side: int) -> float:
