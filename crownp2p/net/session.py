@@ -591,10 +591,9 @@ class Session:
     def _send_reveals(self) -> None:
         """Reveals the peers wait for leave at once, before the step that led to them is hashed
         (see Lockstep.take_reveals)."""
-        if self.ls.outbox and self.ls.outbox[0][1]["t"] == "reveal":
-            for dest, msg in self.ls.take_reveals():
-                if dest is not None:
-                    self.hub.send(dest, msg)
+        for dest, msg in self.ls.take_reveals():
+            if dest is not None:
+                self.hub.send(dest, msg)
 
     def _flush(self) -> None:
         self._send_reveals()
