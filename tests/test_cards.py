@@ -21,6 +21,7 @@ from crownp2p.core.board import parse_square
 from crownp2p.core.decisions import IllegalDecision
 from crownp2p.core.game import CHANCE
 from crownp2p.core.setup import FIRST_GAME
+from crownp2p.core.standard import standard_rules
 
 FILES = "abcdefgh"
 ALL_SQUARES = [f + r for r in "12345678" for f in FILES]
@@ -1042,3 +1043,12 @@ def test_orders_and_actions_run_out() -> None:
     play(g, "play Champion 2")
     assert g.this_turn.phase == "buy"  # the one action is used: Patronage is not playable now
     assert "play Patronage 2" not in legal_texts(g)
+
+
+def test_a_cards_gold_is_what_one_play_of_it_adds() -> None:
+    cards = standard_rules().cards
+    gold = {name: cards.get(name).gold for name in ("Peon", "Clergy", "Tower", "Champion")}
+    assert gold == {"Peon": 1, "Clergy": 2, "Tower": 3, "Champion": 2}
+    assert cards.get("Vigilance").gold == 2  # an Action's "+2 gold"
+    assert cards.get("Stables").gold == 0
+    assert cards.get("Legend").gold == 0  # its gold depends on the turn: not counted

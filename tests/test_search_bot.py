@@ -6,13 +6,16 @@ import pytest
 from scenario import hidden_twin
 
 from crownp2p.bots import BOT_NAMES, make_bot
-from crownp2p.bots.greedy import GreedyBot, card_value
+from crownp2p.bots.greedy import GreedyBot
 from crownp2p.bots.search import (
+    BARRACKS,
+    SPARE_SOVEREIGN,
+    TRAINABLE,
     Playout,
     Root,
     SearchBot,
-    card_worth,
     distance,
+    economy,
     evaluate,
     iterations_for,
     pressure,
@@ -55,9 +58,10 @@ def test_the_bot_cannot_tell_two_games_that_share_its_view(seed: int, turn: int)
     other = hidden_twin(true)
     seat = true.prompt().seat
     assert other.state_hash() != true.state_hash() and other.view(seat) == true.view(seat)
-    # Every decision of the turn: the bot's choice, applied to both.
+    # Every decision of the turn while the views agree (a card drawn from the decks, dealt
+    # otherwise in the twin, ends it): the bot's choice, applied to both.
     for _ in range(4):
-        if true.prompt().seat != seat:
+        if true.prompt().seat != seat or other.view(seat) != true.view(seat):
             break
         first = SearchBot(5, iterations=24).decide(true, seat)
         assert SearchBot(5, iterations=24).decide(other, seat) == first
@@ -185,10 +189,38 @@ def test_playouts_march_on_the_enemy_king_where_the_greedy_bot_deploys() -> None
     raise AssertionError("the playout policy never preferred a march to a deploy")
 
 
-def test_a_spare_king_is_worth_less_to_the_search_than_to_the_greedy_bot() -> None:
+def cards_of(game: Game, names: list[str]) -> list[int]:
+    """Card ids for ``names`` (added to the game's list of cards, as a deck holds them)."""
+    ids = []
+    for name in names:
+        game.cards.append(name)
+        ids.append(len(game.cards) - 1)
+    return ids
+
+
+def test_a_trained_peon_costs_the_economy_more_than_its_pawn_is_worth() -> None:
+    # A Training Action trashes its card: the Pawn waits in the Barracks, and every hand to
+    # come holds less gold. (The greedy bot trains Peons; a search that did so ran out of gold.)
     game = Game(RULES, Setup())
-    assert card_worth("Heir", game) < card_value("Heir", game)
-    assert card_worth("Stables", game) == card_value("Stables", game)
+    start = ["Peon"] * 6 + ["Guard"] * 4
+    trained = economy(game, cards_of(game, start[1:])) + BARRACKS * 1
+    assert trained < economy(game, cards_of(game, start))
+
+
+def test_a_deck_that_adds_no_gold_is_worth_less_than_the_starting_deck() -> None:
+    game = Game(RULES, Setup())
+    start = economy(game, cards_of(game, ["Peon"] * 6 + ["Guard"] * 4))
+    assert economy(game, cards_of(game, ["Stables"] * 3)) < start
+    # A card that adds gold and trains (Clergy: 2 gold or a Bishop) is worth buying.
+    assert economy(game, cards_of(game, ["Peon"] * 6 + ["Guard"] * 4 + ["Clergy"])) > start
+
+
+def test_a_training_card_counts_its_units_and_a_king_as_a_spare_one() -> None:
+    game = Game(RULES, Setup())
+    base = economy(game, cards_of(game, ["Stables"]))
+    assert economy(game, cards_of(game, ["Stables", "Heir"])) == base + TRAINABLE * SPARE_SOVEREIGN
+    two_strikers = TRAINABLE * 2 * 1.5
+    assert economy(game, cards_of(game, ["Stables", "Versatility"])) == base + two_strikers
 
 
 def test_a_bot_at_a_networked_seat_is_told_of_the_steps() -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.board import adjacent, file_of, parse_square, rank_of
+from ..core.cards import CardType
 from ..core.decisions import Decision, parse_decision
 from ..core.determinize import KnownTops, determinize
 from ..core.game import CHANCE, Game
@@ -36,7 +37,7 @@ from ..core.position import AttackMap
 from ..core.record import Step
 from ..core.rules import Rules
 from .base import Bot
-from .greedy import GreedyBot, card_value, unit_value
+from .greedy import GreedyBot, unit_value
 
 # Iterations one core runs in a second with no unit on the board, and the units that halve it:
 # a playout's cost grows with the units. Measured in CPU time on the project's 2-core machine
@@ -54,7 +55,11 @@ RING, APPROACH, NEAR = 0.4, 0.12, 7
 CLOSING, DEPLOY_DISCOUNT = 8.0, 12.0
 LATER_WIN = 0.01  # a win's value lost for each turn it comes later
 BARRACKS = 0.7  # a unit waiting in the Barracks, against one on the board
-ECONOMY = 1.0  # the worth of a hand from the deck, a card's average, in Pawns
+# A deck's economy, in Pawns: each gold its average hand holds (what it buys with, turn after
+# turn; past GOLD_ENOUGH a hand buys little more), and each unit its training cards would put in
+# the Barracks, a step further off than one waiting there (a Training Action trashes its card:
+# so a Peon trained is a Pawn won and a gold lost from every hand to come).
+GOLD, GOLD_ENOUGH, TRAINABLE = 1.5, 8.0, 0.5
 SPARE_SOVEREIGN = 3.0  # a Sovereign waiting in the Barracks (Heir's King), in Pawns
 # A Sovereign on the board, in Pawns; what one in an enemy's reach costs, the enemy to move
 # (the last one: the game, almost) or to flee on our move.
@@ -253,9 +258,9 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
     """How good the game looks for ``seat``'s side, as a chance of winning in [0, 1]: material on
     the board (the Sovereigns too) and in the Barracks, Sovereigns in reach of an enemy (worse for
     the side that does not move next, worst for a side's last one), the pressure each side puts
-    on the other's Sovereigns, and the deck's economy. A game over counts by who won, a little
-    less for each turn since ``start`` (so a search takes the quicker of two wins, and the
-    slower of two losses)."""
+    on the other's Sovereigns, and what each side's cards bring (:func:`economy`). A game over
+    counts by who won, a little less for each turn since ``start`` (so a search takes the
+    quicker of two wins, and the slower of two losses)."""
     seating = game.rules.seating
     side = seating.sides[seat]
     if game.over:
@@ -294,23 +299,35 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
         )
     for owner, player in enumerate(game.players):
         sign = 1 if seating.sides[owner] == side else -1
-        cards = player.deck + player.hand + player.discard + player.in_play
-        if cards:  # what a hand is worth: a deck thinner than a hand draws less
-            worth = sum(card_worth(game.cards[c], game) for c in cards)
-            score += sign * ECONOMY * worth / max(len(cards), game.setup.hand_size)
+        score += sign * economy(game, player.deck + player.hand + player.discard + player.in_play)
     attacks = game.attack_map()
     for other in sorted(set(seating.sides)):
         score += (1 if other == side else -1) * pressure(game, attacks, other)
     return 0.5 + 0.5 * math.tanh(score / 20)
 
 
-def card_worth(name: str, game: Game) -> float:
-    """A card's worth in a deck: the greedy bot's (:func:`card_value`), but what trains a
-    Sovereign counts it as a spare one."""
-    card = game.card_type(name)
-    if card.trains and game.rules.units.get(card.trains).is_sovereign:
-        return card.cost + min(SPARE_SOVEREIGN * card.train_count, 10.0)
-    return card_value(name, game)
+def economy(game: Game, cards: list[int]) -> float:
+    """What a player's cards are worth, in Pawns: the gold of an average hand (a deck thinner
+    than a hand draws all of it) and the units they can train (:data:`GOLD`, :data:`TRAINABLE`).
+    """
+    if not cards:
+        return 0.0
+    gold, units = 0, 0.0
+    for c in cards:
+        card = game.card_type(game.cards[c])
+        gold += card.gold
+        if card.trains:
+            units += trained_worth(card, game)
+    per_hand = gold * min(len(cards), game.setup.hand_size) / len(cards)
+    return GOLD * min(per_hand, GOLD_ENOUGH) + TRAINABLE * units
+
+
+def trained_worth(card: CardType, game: Game) -> float:
+    """What a training card's units are worth, in Pawns: a Sovereign as a spare one."""
+    assert card.trains is not None
+    kind = game.rules.units.get(card.trains)
+    each = SPARE_SOVEREIGN if kind.is_sovereign else unit_value(kind.name, game)
+    return each * card.train_count
 
 
 def pressure(game: Game, attacks: AttackMap, side: int) -> float:

@@ -68,6 +68,15 @@ class CardType:
     trains: str | None = None  # the unit type its Training effect puts in the Barracks
     train_count: int = 0
 
+    @cached_property
+    def gold(self) -> int:
+        """The most gold one play of the card adds by itself (a step's "+N gold"; not gold that
+        depends on the turn, as Legend's does): what it brings to a hand, for a bot weighing a
+        deck."""
+        return max(
+            (sum(getattr(step, "gold", 0) for step in e.steps) for e in self.effects), default=0
+        )
+
     @property
     def is_training_card(self) -> bool:
         return any(e.kind == TRAINING for e in self.effects)
