@@ -280,13 +280,12 @@ class Position:
         return sorted(kinds, key=lambda k: k.letter)
 
     def copy(self) -> Position:
-        board = self.board[:]
-        for sq, unit in enumerate(board):
-            if unit is not None:
-                board[sq] = unit.copy()
-        return Position(
-            self.registry, self.seating, board, [list(b) for b in self.barracks], self.to_move
-        )
+        # Field by field, without __init__: a search copies the position for every clone.
+        new = object.__new__(Position)
+        new.registry, new.seating, new.to_move = self.registry, self.seating, self.to_move
+        new.board = [unit if unit is None else unit.copy() for unit in self.board]
+        new.barracks = [list(b) for b in self.barracks]
+        return new
 
     def __str__(self) -> str:
         return self.fen()
