@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from scenario import RULES, fen, game
 
-from crownp2p.bots.explain import named, why
+from crownp2p.bots.explain import _brings, named, why
 from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
 from crownp2p.shell.commands import hint
@@ -47,7 +47,8 @@ def test_why_names_a_threat_made_and_a_buy():
     assert why(g, 0, ("march", "a1", "a5")) == "attacks the Pawn on h5"
     assert named(g, ("march", "a1", "a5")) == "Rook a1-a5"
     g = game(fen("Ke1 ke8"), phase="buy", counters={"gold": 9, "buys": 1})
-    assert why(g, 0, ("buy", "Tower")) == "the card it wants most"
+    assert why(g, 0, ("buy", "Tower")) == "the card it wants most: 3 gold, or trains a Rook"
+    assert why(g, 0, ("buy", "Consort")) == "the card it wants most: trains a Queen"
 
 
 def test_hints_are_legal_and_never_played_along_a_seeded_game():
@@ -103,3 +104,11 @@ def test_a_hint_at_a_networked_table_for_our_own_seat():
     assert table.handle("hint").lines == [
         "There is nothing for you to decide now: ask for a hint on your turn."
     ]
+
+
+def test_a_buys_reason_says_what_the_card_brings():
+    g = game(fen("Ke1 ke8"), phase="buy", counters={"gold": 9, "buys": 1})
+    assert _brings(g, "Evangelism") == ": trains 2 Acolytes"
+    assert _brings(g, "Sacrifice") == ": trains an Immortal"
+    assert _brings(g, "Peon") == ": 1 gold, or trains a Pawn"
+    assert _brings(g, "Stables") == ""  # neither: the reason is the card alone

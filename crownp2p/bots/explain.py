@@ -4,8 +4,8 @@ For a hint (the shell's ``hint``) or a bot author's log: :func:`named` says a de
 a player reads it ("Knight c3xd5", "buy Tower"); :func:`why` gives its reason, first that
 applies of: the enemy units it captures (the decision played on a copy), a threat it meets
 (one of the seat's units attacked now, safe after: ``Game.attack_map``), a threat it makes
-(an enemy unit attacked after, not before), the card it buys. Nothing here judges a
-decision; it only says what the engine shows it does.
+(an enemy unit attacked after, not before), the card it buys (with its gold and the units it
+trains). Nothing here judges a decision; it only says what the engine shows it does.
 """
 
 from __future__ import annotations
@@ -45,10 +45,21 @@ def why(game: Game, seat: int, decision: Decision) -> str:
     if made:
         return made
     if decision[0] == "buy" and len(decision) == 2:
-        return "the card it wants most"
+        return "the card it wants most" + _brings(game, decision[1])
     if decision == ("end",):
         return "nothing more here is worth doing"
     return "its best try against the deals it looked at"
+
+
+def _brings(game: Game, name: str) -> str:
+    """What a card brings to a deck, as the search weighs it: its gold, the units it trains."""
+    card = game.card_type(name)
+    parts = [f"{card.gold} gold"] if card.gold else []
+    if card.trains:
+        unit, count = card.trains, card.train_count
+        one = f"an {unit}" if unit[0] in "AEIOU" else f"a {unit}"
+        parts.append(f"trains {one if count == 1 else f'{count} {unit}s'}")
+    return ": " + ", or ".join(parts) if parts else ""
 
 
 def _enemies(game: Game, side: int) -> dict[int, str]:
