@@ -190,12 +190,8 @@ def test_playouts_march_on_the_enemy_king_where_the_greedy_bot_deploys() -> None
 
 
 def cards_of(game: Game, names: list[str]) -> list[int]:
-    """Card ids for ``names`` (added to the game's list of cards, as a deck holds them)."""
-    ids = []
-    for name in names:
-        game.cards.append(name)
-        ids.append(len(game.cards) - 1)
-    return ids
+    """New card ids for ``names``, as a deck holds them."""
+    return [game.new_card(name) for name in names]
 
 
 def test_a_trained_peon_costs_the_economy_more_than_its_pawn_is_worth() -> None:

@@ -36,6 +36,7 @@ from ..core.game import CHANCE, Game
 from ..core.position import AttackMap
 from ..core.record import Step
 from ..core.rules import Rules
+from ..core.units import UnitType
 from .base import Bot
 from .greedy import GreedyBot, unit_value
 
@@ -292,11 +293,7 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
             score += sign * unit_value(unit.kind.name, game)
     for owner, barracks in enumerate(position.barracks):
         sign = 1 if seating.sides[owner] == side else -1
-        score += (
-            sign
-            * BARRACKS
-            * sum(SPARE_SOVEREIGN if k.is_sovereign else unit_value(k.name, game) for k in barracks)
-        )
+        score += sign * BARRACKS * sum(waiting_worth(kind, game) for kind in barracks)
     for owner, player in enumerate(game.players):
         sign = 1 if seating.sides[owner] == side else -1
         score += sign * economy(game, player.deck + player.hand + player.discard + player.in_play)
@@ -323,11 +320,15 @@ def economy(game: Game, cards: list[int]) -> float:
 
 
 def trained_worth(card: CardType, game: Game) -> float:
-    """What a training card's units are worth, in Pawns: a Sovereign as a spare one."""
+    """What a training card's units are worth, in Pawns (:func:`waiting_worth` each)."""
     assert card.trains is not None
-    kind = game.rules.units.get(card.trains)
-    each = SPARE_SOVEREIGN if kind.is_sovereign else unit_value(kind.name, game)
-    return each * card.train_count
+    return waiting_worth(game.rules.units.get(card.trains), game) * card.train_count
+
+
+def waiting_worth(kind: UnitType, game: Game) -> float:
+    """A unit not on the board yet (in the Barracks, or a card's to train), in Pawns: a
+    Sovereign as a spare one."""
+    return SPARE_SOVEREIGN if kind.is_sovereign else unit_value(kind.name, game)
 
 
 def pressure(game: Game, attacks: AttackMap, side: int) -> float:
