@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from scenario import hidden_twin
+from scenario import fen, hidden_twin
+from scenario import game as scenario_game
 
 from crownp2p.bots import BOT_NAMES, make_bot
 from crownp2p.bots.greedy import GreedyBot
 from crownp2p.bots.search import (
     BARRACKS,
+    QUEUE,
     SPARE_SOVEREIGN,
     TRAINABLE,
     Playout,
@@ -17,11 +19,14 @@ from crownp2p.bots.search import (
     distance,
     economy,
     evaluate,
+    flights,
     iterations_for,
     pressure,
+    queued_worth,
     run_iterations,
     scaled,
     search,
+    trapped,
 )
 from crownp2p.bots.selfplay import play_game
 from crownp2p.core.board import parse_square
@@ -253,3 +258,46 @@ def test_the_levels_are_on_the_command_line(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         main(["selfplay", "--think", "0"])
     assert "0 is not above 0" in capsys.readouterr().err
+
+
+def test_a_sovereign_in_a_ladder_is_trapped_unless_it_can_flee_or_take() -> None:
+    def is_trapped(units: str) -> bool:
+        g = scenario_game(fen(units))
+        return trapped(g.position, g.attack_map(), parse_square("e8"))
+
+    assert is_trapped("Ke1 Ra8 Ra7 ke8")  # a8 gives check; a7 holds the seventh rank
+    assert not is_trapped("Ke1 Ra8 ke8")  # it steps to the seventh rank
+    assert not is_trapped("Ke1 Ra8 Ra7 bd5 ke8")  # its Bishop takes the lone attacker
+    assert is_trapped("Ke1 Ra8 Ra7 Rb8 bd5 ke8")  # two attackers: taking one is not enough
+
+
+def test_playouts_give_the_check_that_traps_before_any_capture() -> None:
+    # The rush wins by checks with nowhere to flee (two leapers around the King); playouts that
+    # only ever took material never showed a search that danger.
+    g = scenario_game(fen("Ke1 Ra7 Rh1 Pb2 nc3 ke8"))
+    assert GreedyBot(0).decide(g, 0) == ("attack", "b2", "c3")
+    assert Playout(0).decide(g, 0) == ("march", "h1", "h8")
+
+
+def test_each_unit_further_back_in_the_barracks_counts_less() -> None:
+    game = Game(RULES, Setup())
+    rook, pawn = RULES.units.get("Rook"), RULES.units.get("Pawn")
+    assert queued_worth([pawn, rook, rook], game) == pytest.approx(5 + 5 * QUEUE + QUEUE**2)
+    assert queued_worth([rook] * 10 + [pawn], game) - queued_worth([rook] * 10, game) < 0.25
+
+
+def test_the_side_ahead_gains_by_an_even_trade_and_the_side_behind_loses() -> None:
+    before = scenario_game(fen("Ke1 Ra1 Rb1 Rc1 ke8 rh8"))
+    after = scenario_game(fen("Ke1 Ra1 Rb1 ke8"))  # a Rook each, traded
+    assert evaluate(after, 0) > evaluate(before, 0)
+    assert evaluate(after, 1) < evaluate(before, 1)
+
+
+def test_a_sovereign_with_squares_to_flee_to_is_worth_more_than_a_boxed_one() -> None:
+    boxed = scenario_game(fen("Ke1 Nd1 Nf1 Pd2 Pe2 Pf2 ke8"))
+    free = scenario_game(fen("Ke1 Na1 Nh1 Pa2 Pb2 Pc2 ke8"))
+    assert flights(boxed.position, boxed.attack_map(), parse_square("e1")) == 0
+    assert flights(free.position, free.attack_map(), parse_square("e1")) == 5
+    covered = scenario_game(fen("Ke1 ke8 rh2"))  # the Rook holds d2, e2 and f2
+    assert flights(covered.position, covered.attack_map(), parse_square("e1")) == 2
+    assert evaluate(free, 0) > evaluate(boxed, 0)

@@ -33,7 +33,8 @@ from ..core.cards import CardType
 from ..core.decisions import Decision, parse_decision
 from ..core.determinize import KnownTops, determinize
 from ..core.game import CHANCE, Game
-from ..core.position import AttackMap
+from ..core.movement import EMPTY, OWN
+from ..core.position import AttackMap, Position, Unit
 from ..core.record import Step
 from ..core.rules import Rules
 from ..core.units import UnitType
@@ -47,24 +48,34 @@ from .greedy import GreedyBot, unit_value
 ITERATIONS_PER_SECOND = 1400
 HALVING_UNITS = 5.0
 MIN_CANDIDATES, MAX_CANDIDATES = 3, 12
+LOOKED_AT = 3  # candidates besides those: the orders best by the evaluation, one look ahead
+ORDERS = ("march", "attack", "deploy")
 ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent's next turn
 # Pressure on the enemy Sovereigns, in Pawns: each square next to one that a side attacks, and
 # each step nearer than NEAR one of its units stands (a unit at the King's side: 6 steps).
 RING, APPROACH, NEAR = 0.4, 0.12, 7
-# The playouts' policy: each step a unit marches nearer an enemy Sovereign, and what a deploy
-# counts for less than the greedy bot gives it (see Playout).
-CLOSING, DEPLOY_DISCOUNT = 8.0, 12.0
+# The playouts' policy: each step a unit marches nearer an enemy Sovereign, what a deploy counts
+# for less than the greedy bot gives it, and a march that attacks an enemy Sovereign or a square
+# next to one (where it could flee) — the threats a rush makes (see Playout).
+CLOSING, DEPLOY_DISCOUNT, CHECK, HEMMED, MATE = 8.0, 12.0, 20.0, 4.0, 500.0
 LATER_WIN = 0.01  # a win's value lost for each turn it comes later
-BARRACKS = 0.7  # a unit waiting in the Barracks, against one on the board
+# A unit waiting in the Barracks, against one on the board; each one further back in the queue
+# (one order deploys one) counts QUEUE times the one before it, so a long queue is not an army.
+BARRACKS, QUEUE = 0.7, 0.85
 # A deck's economy, in Pawns: each gold its average hand holds (what it buys with, turn after
 # turn; past GOLD_ENOUGH a hand buys little more), and each unit its training cards would put in
 # the Barracks, a step further off than one waiting there (a Training Action trashes its card:
 # so a Peon trained is a Pawn won and a gold lost from every hand to come).
 GOLD, GOLD_ENOUGH, TRAINABLE = 1.5, 8.0, 0.5
+# How far ahead a side's army is as a share of both (the units on the board but Sovereigns), in
+# Pawns: 20 against 10 is worth more than 40 against 30, so the side ahead trades down, and a
+# locked board opens.
+TRADE = 12.0
 SPARE_SOVEREIGN = 3.0  # a Sovereign waiting in the Barracks (Heir's King), in Pawns
 # A Sovereign on the board, in Pawns; what one in an enemy's reach costs, the enemy to move
 # (the last one: the game, almost) or to flee on our move.
 SOVEREIGN, LAST_SOVEREIGN, FLEE = 6.0, 12.0, 4.0
+FLIGHT = 1.0  # each of a Sovereign's first two squares to flee to that no enemy attacks
 
 
 def iterations_for(seconds: float) -> int:
@@ -113,12 +124,19 @@ class SearchBot(Bot):
 
     def candidates(self, sample: Game, legal: list[Decision], iterations: int) -> list[Decision]:
         """The decisions worth searching: the greedy scoring's best few (scored on a sample:
-        its board is the true one), as many as the budget can try about ten times each."""
+        its board is the true one), as many as the budget can try about ten times each, and
+        the orders that leave the board best by :func:`evaluate` (:data:`LOOKED_AT`): what
+        the greedy scoring does not see, a Sovereign's squares to flee to above all."""
         wanted = max(MIN_CANDIDATES, min(MAX_CANDIDATES, iterations // 10))
         seat = sample.prompt().seat
         scores = [self.greedy.score(sample, seat, d) for d in legal]
         order = sorted(range(len(legal)), key=lambda k: (-scores[k], k))
-        return [legal[k] for k in sorted(order[:wanted])]
+        chosen = set(order[:wanted])
+        orders = [k for k in order[wanted:] if legal[k][0] in ORDERS]
+        if orders and LOOKED_AT:
+            values = {k: evaluate(after(sample, legal[k]), seat) for k in orders}
+            chosen.update(sorted(orders, key=lambda k: (-values[k], k))[:LOOKED_AT])
+        return [legal[k] for k in sorted(chosen)]
 
     def observe(self, game: Game, step: Step) -> None:
         """Remember the cards known to lie on top of a deck: what this seat put back there."""
@@ -132,6 +150,13 @@ class SearchBot(Bot):
             self.tops.put(self.seat, name)
         elif verb == "keep" and len(game.rules.opponents(self.seat)) == 1:
             self.tops.put(game.rules.opponents(self.seat)[0], name)
+
+
+def after(game: Game, decision: Decision) -> Game:
+    """A copy of ``game`` with ``decision`` applied."""
+    copy = game.clone()
+    copy.apply(decision)
+    return copy
 
 
 Tally = list[list[float]]  # per candidate decision: [times tried, total value]
@@ -227,7 +252,11 @@ class Playout(GreedyBot):
     their home ranks until the turn cap). Here a march is worth more for each step it brings
     the unit nearer an enemy Sovereign, and a deploy less."""
 
-    targets: tuple[int, ...] = ()  # the enemy Sovereigns' squares, for the decision at hand
+    def __init__(self, seed: int | str = 0) -> None:
+        super().__init__(seed)
+        self.targets: tuple[int, ...] = ()  # the enemy Sovereigns' squares, for this decision
+        self.zone: frozenset[int] = frozenset()  # the squares next to them
+        self.occupancy: list[int] = []  # the board as the seat's units see it (order phase)
 
     def decide(self, game: Game, seat: int) -> Decision:
         self.targets = tuple(
@@ -235,6 +264,8 @@ class Playout(GreedyBot):
             for sq, unit in game.position.units()
             if unit.kind.is_sovereign and game.rules.seating.are_enemies(unit.owner, seat)
         )
+        self.zone = frozenset(t for k in self.targets for t in adjacent(k))
+        self.occupancy = game.position.occupancy(seat) if game.this_turn.phase == "order" else []
         return super().decide(game, seat)
 
     def _score_march(self, game: Game, seat: int, d: Decision) -> float:
@@ -246,7 +277,29 @@ class Playout(GreedyBot):
         closer = min(distance(frm, k) for k in self.targets) - min(
             distance(to, k) for k in self.targets
         )
-        return score + CLOSING * closer
+        return score + CLOSING * closer + self._threat(game, d, mover, frm, to)
+
+    def _threat(self, game: Game, d: Decision, mover: Unit, frm: int, to: int) -> float:
+        """What a march from ``frm`` to ``to`` threatens: an enemy Sovereign attacked
+        (:data:`CHECK`), and each square next to one (:data:`HEMMED`); one attacked with
+        nowhere to go (:func:`trapped`: :data:`MATE`, above any capture but a Sovereign's)."""
+        occ = self.occupancy
+        if not occ:
+            return 0.0
+        was = occ[to]
+        occ[frm], occ[to] = EMPTY, OWN
+        attacked: list[int] = []
+        forward = game.rules.seating.forward(mover.owner)
+        for piece in mover.kind.movers:
+            piece.attacks(occ, to, forward, attacked)
+        occ[frm], occ[to] = OWN, was
+        checks = [t for t in self.targets if t in attacked]
+        if checks:
+            then = after(game, d)
+            attacks = then.attack_map()
+            if any(attacks.threatened(t) and trapped(then.position, attacks, t) for t in checks):
+                return MATE
+        return CHECK * len(checks) + HEMMED * len(self.zone.intersection(attacked))
 
     def _score_deploy(self, game: Game, seat: int, d: Decision) -> float:
         return super()._score_deploy(game, seat, d) - DEPLOY_DISCOUNT
@@ -270,11 +323,13 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
         delay = LATER_WIN * (game.turn - (game.turn if start is None else start))
         return 1.0 - delay if game.winner == side else delay
     position = game.position
+    attacks = game.attack_map()
     ours_next = not seating.are_enemies(game.active, seat)
     sovereigns = Counter(
         seating.sides[unit.owner] for _, unit in position.units() if unit.kind.is_sovereign
     )
     score = 0.0
+    army = [0.0, 0.0]  # the units on the board but the Sovereigns: ours, the enemies'
     for sq, unit in position.units():
         owner_side = seating.sides[unit.owner]
         sign = 1 if owner_side == side else -1
@@ -282,25 +337,56 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
             # Each counts (so a search hunts the spare Kings an Heir or a promotion brings);
             # one in reach of an enemy is as good as lost if the enemy moves next, and the
             # last one is the game.
-            score += sign * SOVEREIGN
+            score += sign * (SOVEREIGN + FLIGHT * min(2, flights(position, attacks, sq)))
             if position.would_be_threatened(sq, sq):
-                if ours_next == (sign < 0):
+                if ours_next == (sign < 0) or trapped(position, attacks, sq):
                     last = sovereigns[owner_side] == 1
                     score -= sign * (LAST_SOVEREIGN if last else SOVEREIGN)
                 else:
                     score -= sign * FLEE
         else:
-            score += sign * unit_value(unit.kind.name, game)
+            value = unit_value(unit.kind.name, game)
+            score += sign * value
+            army[sign < 0] += value
+    if army[0] + army[1]:  # the side ahead gains by trading down (a locked board opens)
+        score += TRADE * (army[0] - army[1]) / (army[0] + army[1])
     for owner, barracks in enumerate(position.barracks):
         sign = 1 if seating.sides[owner] == side else -1
-        score += sign * BARRACKS * sum(waiting_worth(kind, game) for kind in barracks)
+        score += sign * BARRACKS * queued_worth(barracks, game)
     for owner, player in enumerate(game.players):
         sign = 1 if seating.sides[owner] == side else -1
         score += sign * economy(game, player.deck + player.hand + player.discard + player.in_play)
-    attacks = game.attack_map()
     for other in sorted(set(seating.sides)):
         score += (1 if other == side else -1) * pressure(game, attacks, other)
     return 0.5 + 0.5 * math.tanh(score / 20)
+
+
+def trapped(position: Position, attacks: AttackMap, sq: int) -> bool:
+    """Is the attacked Sovereign on ``sq`` lost even with its side to move: no square to flee
+    to out of reach, and no lone attacker its side could take? (A rider's line could still be
+    blocked: the search finds that, this does not.)"""
+    unit = position.board[sq]
+    assert unit is not None
+    sides = position.seating.sides
+    mine = sides[unit.owner]
+    attackers = [
+        a for side in sorted(set(sides)) if side != mine for a in attacks.attackers(side, sq)
+    ]
+    if len(attackers) == 1 and attacks.threatened(attackers[0]):
+        return False
+    return all(position.would_be_threatened(sq, m.to) for m in position.unit_moves(sq))
+
+
+def flights(position: Position, attacks: AttackMap, sq: int) -> int:
+    """The squares the Sovereign on ``sq`` could step to that no enemy attacks now."""
+    unit = position.board[sq]
+    assert unit is not None
+    mine = position.seating.sides[unit.owner]
+    enemies = [side for side in sorted(set(position.seating.sides)) if side != mine]
+    return sum(
+        not any(attacks.attackers(side, move.to) for side in enemies)
+        for move in position.unit_moves(sq)
+    )
 
 
 def economy(game: Game, cards: list[int]) -> float:
@@ -323,6 +409,12 @@ def trained_worth(card: CardType, game: Game) -> float:
     """What a training card's units are worth, in Pawns (:func:`waiting_worth` each)."""
     assert card.trains is not None
     return waiting_worth(game.rules.units.get(card.trains), game) * card.train_count
+
+
+def queued_worth(barracks: list[UnitType], game: Game) -> float:
+    """What a Barracks' units are worth, in Pawns: the best first (:data:`QUEUE`)."""
+    worths = sorted((waiting_worth(kind, game) for kind in barracks), reverse=True)
+    return sum(worth * QUEUE**k for k, worth in enumerate(worths))
 
 
 def waiting_worth(kind: UnitType, game: Game) -> float:
