@@ -1,10 +1,11 @@
 """A search bot that sees only what its seat may see: determinized Monte Carlo search.
 
-The greedy scoring names the few decisions worth searching. Each iteration deals the hidden
-cards again from the seat's view (``core.determinize``: never the true game's hands or deck
-orders), takes one candidate, plays on with a policy for both sides (the greedy scoring pushed
-towards the enemy King: :class:`Playout`) to the end of the opponent's next turn and scores
-where it got to (:func:`evaluate`). The budget is spent by sequential halving — all candidates
+The greedy scoring names the few decisions worth searching, and one look ahead with the
+evaluation a few orders more. Each iteration deals the hidden cards again from the seat's view
+(``core.determinize``: never the true game's hands or deck orders), takes one candidate, plays
+on with a policy for both sides (the greedy scoring pushed towards the enemy King, with the
+checks a rush makes: :class:`Playout`) to the end of the opponent's next turn and scores where
+it got to (:func:`evaluate`). The budget is spent by sequential halving — all candidates
 on the same deals, then the better half on more — and the most tried decision wins.
 
 The budget is a number of iterations, so a choice depends only on the view and the seed, never
@@ -250,7 +251,9 @@ class Playout(GreedyBot):
     unit and marches only a little forward, so in playouts by it nobody ever comes near the
     enemy King, and a search on them sees no reason to either (two search bots then wall
     their home ranks until the turn cap). Here a march is worth more for each step it brings
-    the unit nearer an enemy Sovereign, and a deploy less."""
+    the unit nearer an enemy Sovereign, and a deploy less; and, as a rush plays, a march that
+    attacks an enemy Sovereign or the squares around it more, and one that leaves it attacked
+    with nowhere to go more than any capture (else a search never sees that danger coming)."""
 
     def __init__(self, seed: int | str = 0) -> None:
         super().__init__(seed)
