@@ -21,18 +21,19 @@ from typing import Any, NamedTuple, cast
 import msgpack  # type: ignore[import-untyped]
 
 from . import snapshot
-from .board import SQUARE_NAMES, parse_square
+from .board import SQUARE_NAMES, SQUARES, parse_square
 from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
 from .decisions import Decision, IllegalDecision, decision_text, not_possible
 from .keys import TREASURES_BEFORE
 from .mechanics import Mechanics, distinct
-from .movement import MOVE_DECISIONS
+from .movement import MOVE_DECISIONS, UnitMove
 from .position import FROZEN_NOW, AttackMap, Unit
 from .rules import Rules
 from .setup import Setup
 from .shuffle import choose_indices, parse_seed, shuffle
 from .state import Frame
 from .steps import SYSTEM_STEPS, EffectStep
+from .units import UnitType
 
 CHANCE = -1
 END: Decision = ("end",)
@@ -297,13 +298,12 @@ class Game(Mechanics):
         so that a card is probed only when the listing gets that far."""
         seat, turn = self.active, self.this_turn
         if turn.phase == ORDER and turn.orders > 0:
-            decisions = MOVE_DECISIONS
-            yield {decisions[move]: ("move", move) for move in self.unit_orders(seat)}
-            yield {
-                ("deploy", kind.name, SQUARE_NAMES[sq]): ("deploy", kind.name, sq)
-                for kind in self.distinct_barracks(seat, as_order=True)
-                for sq in self.position.deploy_squares(seat, kind)
-            }
+            yield dict(map(MOVE_OFFERS.__getitem__, self.unit_orders(seat)))
+            deploys: dict[Decision, Any] = {}
+            for kind in self.distinct_barracks(seat, as_order=True):
+                offers = DEPLOY_OFFERS[kind]
+                deploys.update(offers[sq] for sq in self.position.deploy_squares(seat, kind))
+            yield deploys
             if not self.order_lock[seat] & FROZEN_NOW:
                 yield from self._card_options(seat, ORDER)
         elif turn.phase == ACTION and turn.actions > 0:
@@ -315,7 +315,7 @@ class Game(Mechanics):
             if turn.buys > 0:
                 prices, gold = self.prices(), turn.gold
                 yield {
-                    ("buy", name): ("buy", name)
+                    (buy := BUY_DECISIONS[name]): buy
                     for name, count in self.supply.items()
                     if count > 0 and prices[name] <= gold
                 }
@@ -324,12 +324,14 @@ class Game(Mechanics):
     def _card_options(self, seat: int, kind: str) -> Iterator[dict[Decision, Any]]:
         """One group for each card of the hand that may be played for ``kind``."""
         hand = self.players[seat].hand
+        card_type = self.rules.cards.get
         for name in self.hand_names(seat):
-            card = self.card_type(name)
+            card = card_type(name)
             numbers = card.effect_numbers(kind)
-            if kind == TRAINING:
-                if numbers:  # one decision, whichever effect (the last, as always)
-                    yield {("train", name): ("train", name, numbers[-1] - 1)}
+            if not numbers:
+                continue
+            if kind == TRAINING:  # one decision, whichever effect (the last, as always)
+                yield {("train", name): ("train", name, numbers[-1] - 1)}
                 continue
             if kind == TREASURE:  # one decision too: the last effect that would do something
                 for number in reversed(numbers):
@@ -595,6 +597,37 @@ class Game(Mechanics):
 
     def _step(self, frame: Frame) -> EffectStep:
         return self._steps(frame)[frame.pc]
+
+
+class _MoveOffers(dict[UnitMove, tuple[Decision, tuple[str, UnitMove]]]):
+    """Every move's decision with the payload the phase applies, made the first time it is
+    asked for (as :data:`~.movement.MOVE_DECISIONS`): an order phase offers a few dozen moves,
+    and a look-up is cheaper than making the pair. Never iterated: determinism is kept."""
+
+    def __missing__(self, move: UnitMove) -> tuple[Decision, tuple[str, UnitMove]]:
+        offer = self[move] = (MOVE_DECISIONS[move], ("move", move))
+        return offer
+
+
+class _DeployOffers(dict[UnitType, tuple[tuple[Decision, tuple[str, str, int]], ...]]):
+    """For each unit type, every square's deploy decision and payload, made once."""
+
+    def __missing__(self, kind: UnitType) -> tuple[tuple[Decision, tuple[str, str, int]], ...]:
+        offers = self[kind] = tuple(
+            (("deploy", kind.name, SQUARE_NAMES[sq]), ("deploy", kind.name, sq)) for sq in SQUARES
+        )
+        return offers
+
+
+class _BuyDecisions(dict[str, Decision]):
+    def __missing__(self, name: str) -> Decision:
+        decision = self[name] = ("buy", name)
+        return decision
+
+
+MOVE_OFFERS = _MoveOffers()
+DEPLOY_OFFERS = _DeployOffers()
+BUY_DECISIONS = _BuyDecisions()
 
 
 def _square_or_none(name: str) -> int | None:

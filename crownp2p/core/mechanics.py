@@ -174,8 +174,13 @@ class Mechanics(GameState):
 
     def hand_names(self, seat: int) -> list[str]:
         """The different card names in a hand, in hand order."""
-        cards = self.cards  # (a dict's keys keep their first-seen order)
-        return list(dict.fromkeys([cards[c] for c in self.players[seat].hand]))
+        cards = self.cards
+        names: list[str] = []
+        for card_id in self.players[seat].hand:  # (a hand holds a few names: a list is quickest)
+            name = cards[card_id]
+            if name not in names:
+                names.append(name)
+        return names
 
     # ================================================================ supplies
 
