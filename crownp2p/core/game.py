@@ -351,11 +351,16 @@ class Game(Mechanics):
         if effect.always_does_something:
             return True
         cards, name = self.cards, card.name
-        position = next(i for i, c in enumerate(hand) if cards[c] == name)
+        position = 0
+        while cards[hand[position]] != name:
+            position += 1
         held = hand.pop(position)
         try:
             probe = Frame(name, index, seat, kind)
-            return any(step.counts and step.possible(self, probe) for step in self._steps(probe))
+            for step in cast("tuple[EffectStep, ...]", effect.steps):  # (as _steps says)
+                if step.counts and step.possible(self, probe):
+                    return True
+            return False
         finally:
             hand.insert(position, held)
 

@@ -15,7 +15,7 @@ from enum import Enum
 from itertools import compress
 from typing import Any, TypeVar
 
-from .board import SQUARES, square_name
+from .board import SQUARE_NAMES, SQUARES, square_name
 from .cards import CardType
 from .decisions import Decision, IllegalDecision
 from .keys import PROMOTING
@@ -47,6 +47,9 @@ class Mechanics(GameState):
         position = Position(rules.units, rules.seating)
         super().__init__(setup or Setup(), position, rules.first_seat(), packs)
         self.rules = rules
+        # The seats' names, asked for every line of the log: the rules name a seat by its
+        # number alone, so each name is made once.
+        self._seat_names = tuple(rules.seat_name(seat) for seat in rules.seating.seats)
         # The legal decisions once listed (the engine's cache; a step that lists its options
         # offers them here).
         self._legal: dict[Decision, Any] | None = None
@@ -282,13 +285,13 @@ class Mechanics(GameState):
         # The news names who moved it, and whose it is when that is someone else (False
         # Orders; a partner ordering a shared Sovereign).
         whose = "" if unit.owner == seat else f"{self.seat_name(unit.owner)}'s "
-        words = f"{self.seat_name(seat)}: {whose}{unit.kind.name} {square_name(move.frm)}"
+        words = f"{self.seat_name(seat)}: {whose}{unit.kind.name} {SQUARE_NAMES[move.frm]}"
         if move.kind == "swap":
             other = self.unit_at(move.to)
             board[move.frm], board[move.to] = other, unit
             if as_order:  # both units moved (the team game shields each)
                 self.this_turn.order_moved += [unit.uid, other.uid]
-            self.note(f"{words} swaps with {other.kind.name} {square_name(move.to)}")
+            self.note(f"{words} swaps with {other.kind.name} {SQUARE_NAMES[move.to]}")
             return unit
         names = [self.unit_at(c).kind.name for c in move.captures]
         for sq in move.captures:
@@ -298,7 +301,7 @@ class Mechanics(GameState):
             if as_order:
                 self.this_turn.order_moved.append(unit.uid)
         action = f" captures {', '.join(names)}" if names else ""
-        self.note(f"{words}-{square_name(move.to)}{action}")
+        self.note(f"{words}-{SQUARE_NAMES[move.to]}{action}")
         if (
             promote
             and unit.kind.is_foot
@@ -329,11 +332,11 @@ class Mechanics(GameState):
         unit = self.place(Unit(kind, seat), sq)
         if as_order:
             self.mark_ordered(unit)
-        self.note(f"{self.seat_name(seat)}: deploys {kind.name} on {square_name(sq)}")
+        self.note(f"{self.seat_name(seat)}: deploys {kind.name} on {SQUARE_NAMES[sq]}")
         return unit
 
     def seat_name(self, seat: int) -> str:
-        return self.rules.seat_name(seat)
+        return self._seat_names[seat]
 
     def side_name(self, side: int) -> str:
         return COLOURS[side]

@@ -112,12 +112,10 @@ class Rules:
     def outcome(self, game: GameState) -> tuple[bool, int | None]:
         """Checked at the end of every turn: (is the game over, winning side or None for a
         draw). A side with no Sovereign on the board has lost."""
-        sides = sorted(set(self.seating.sides))
         side_of = self.seating.sides
-        with_sovereign = {  # (the board itself, not units(): this runs every turn)
+        alive = {  # (the board itself, not units(): this runs every turn)
             side_of[u.owner] for u in filter(None, game.position.board) if u.kind.is_sovereign
         }
-        alive = [side for side in sides if side in with_sovereign]
-        if len(alive) == len(sides):
+        if len(alive) == len(set(side_of)):
             return False, None
-        return True, alive[0] if len(alive) == 1 else None
+        return True, alive.pop() if len(alive) == 1 else None  # the one side left, or a draw
