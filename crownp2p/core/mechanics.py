@@ -10,7 +10,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from itertools import compress
 from typing import Any, TypeVar
@@ -50,6 +50,11 @@ class Mechanics(GameState):
         # The seats' names, asked for every line of the log: the rules name a seat by its
         # number alone, so each name is made once.
         self._seat_names = tuple(rules.seat_name(seat) for seat in rules.seating.seats)
+        # orderable() asks the rules' may_command and held_back of every unit for every
+        # listing: where they are the base game's (a unit takes orders from its owner alone;
+        # nothing else holds one back), it gives their answer itself, without a call a unit.
+        self._owner_commands = _is_base(rules.may_command, Rules.may_command)
+        self._never_held_back = _is_base(rules.held_back, Rules.held_back)
         # The legal decisions once listed (the engine's cache; a step that lists its options
         # offers them here).
         self._legal: dict[Decision, Any] | None = None
@@ -127,18 +132,23 @@ class Mechanics(GameState):
         """The squares of the units ``seat`` may order (``as_order``) or move by a card, in
         board order: :meth:`can_order` for every unit at once. A listing asks this once rather
         than unit by unit, as a search lists orders for every decision it looks at."""
-        may_command = self.rules.may_command if own else None
-        held_back = self.rules.held_back
+        owner_only = own and self._owner_commands
+        may_command = self.rules.may_command if own and not owner_only else None
+        held_back = None if self._never_held_back else self.rules.held_back
         ordered = self.this_turn.ordered
         board = self.position.board
         out = []
         for sq in compress(SQUARES, board):  # the occupied squares (a unit is true)
             unit = board[sq]
             assert unit is not None
+            if owner_only and unit.owner != seat:
+                continue
             if may_command is not None and not may_command(self, seat, unit, as_order):
                 continue
             if as_order and (
-                unit.uid in ordered or unit.frozen & FROZEN_NOW or held_back(self, unit) is not None
+                unit.uid in ordered
+                or unit.frozen & FROZEN_NOW
+                or (held_back is not None and held_back(self, unit) is not None)
             ):
                 continue
             out.append(sq)
@@ -376,6 +386,11 @@ class Mechanics(GameState):
         if kind not in self.distinct_barracks(seat, as_order=as_order):
             return f"The {kind.name} put back in your Barracks this turn has had its order"
         return None
+
+
+def _is_base(method: Callable[..., Any], base: Callable[..., Any]) -> bool:
+    """Is the rules' bound ``method`` the base :class:`Rules`' own ``base``, not a variant's?"""
+    return getattr(method, "__func__", None) is base
 
 
 def distinct(items: Iterable[T]) -> list[T]:
