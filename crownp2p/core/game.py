@@ -302,7 +302,7 @@ class Game(Mechanics):
             deploys: dict[Decision, Any] = {}
             for kind in self.distinct_barracks(seat, as_order=True):
                 offers = DEPLOY_OFFERS[kind]
-                deploys.update(offers[sq] for sq in self.position.deploy_squares(seat, kind))
+                deploys.update(map(offers.__getitem__, self.position.deploy_squares(seat, kind)))
             yield deploys
             if not self.order_lock[seat] & FROZEN_NOW:
                 yield from self._card_options(seat, ORDER)

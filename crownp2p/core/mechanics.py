@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from itertools import compress
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from .board import SQUARE_NAMES, SQUARES, square_name
@@ -74,7 +75,7 @@ class Mechanics(GameState):
         for unit in filter(None, self.position.board):  # (not units(): this runs every turn)
             if unit.uncapturable and self.rules.protection_ends(self, seat, unit):
                 unit.uncapturable = False
-            if unit.owner == seat and unit.frozen:  # (most units are not: no call for them)
+            if unit.frozen and unit.owner == seat:  # (most units are not: no call for them)
                 unit.frozen = status_at_turn_start(unit.frozen)
         self.order_lock[seat] = status_at_turn_start(self.order_lock[seat])
         self.note(f"turn {self.turn}: {self.seat_name(seat)}")
@@ -84,7 +85,7 @@ class Mechanics(GameState):
         """After housekeeping: the statuses that lasted for this turn end; the next seat plays."""
         seat = self.active
         for unit in filter(None, self.position.board):
-            if unit.owner == seat and unit.frozen:
+            if unit.frozen and unit.owner == seat:  # (most units are not)
                 unit.frozen = status_at_turn_end(unit.frozen)
         self.order_lock[seat] = status_at_turn_end(self.order_lock[seat])
         self.rules.turn_ended(self, seat)
@@ -179,7 +180,7 @@ class Mechanics(GameState):
         there this turn (a unit takes one order a turn). By name, not in the order they came:
         the Barracks is saved (and hashed) by name, so a restored game lists the same."""
         kinds = self.position.barracks[seat]
-        by_name = sorted(distinct(kinds), key=lambda k: k.name)
+        by_name = sorted(distinct(kinds), key=_NAME)
         recalled = self.this_turn.recalled
         if not as_order or not recalled:
             return by_name
@@ -386,6 +387,9 @@ class Mechanics(GameState):
         if kind not in self.distinct_barracks(seat, as_order=as_order):
             return f"The {kind.name} put back in your Barracks this turn has had its order"
         return None
+
+
+_NAME = attrgetter("name")
 
 
 def _is_base(method: Callable[..., Any], base: Callable[..., Any]) -> bool:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import compress
 from typing import Protocol
 
-from .board import adjacent, relative_rank
+from .board import SQUARES, adjacent, relative_rank
 from .keys import Key
 from .mechanics import Mechanics
 from .movement import UnitMove
@@ -25,11 +26,11 @@ RANK_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
 
 def own_squares(g: Mechanics, seat: int, cls: UnitClass | None = None) -> list[int]:
     """Squares of ``seat``'s own units (of class ``cls``): "one of your ... units"."""
-    is_own = g.rules.is_own
+    is_own, board = g.rules.is_own, g.position.board
     return [  # (the class first: it rules out most units without asking the rules)
         sq
-        for sq, u in enumerate(g.position.board)
-        if u is not None and (cls is None or u.kind.has(cls)) and is_own(g, seat, u)
+        for sq in compress(SQUARES, board)  # the occupied squares (a unit is true)
+        if (u := board[sq]) is not None and (cls is None or u.kind.has(cls)) and is_own(g, seat, u)
     ]
 
 
