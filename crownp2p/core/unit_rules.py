@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import Protocol
 
-from .board import SQUARES, adjacent, relative_rank
+from .board import SIZE, SQUARES, adjacent, relative_rank
 from .keys import Key
 from .mechanics import Mechanics
 from .movement import UnitMove
@@ -73,9 +73,16 @@ class OnRank:
 
     def squares(self, g: Mechanics, seat: int, kind: UnitType) -> list[int]:
         board, forward = g.position.board, g.rules.seating.forward(seat)
-        return [
-            sq for sq in range(64) if board[sq] is None and relative_rank(sq, forward) == self.rank
-        ]
+        return [sq for sq in _RANK_SQUARES[forward, self.rank] if board[sq] is None]
+
+
+# The squares of each rank counted from a side's first (0), for each forward sign, in board
+# order: a placement on a rank looks at its eight squares, not the whole board.
+_RANK_SQUARES = {
+    (forward, rank): tuple(sq for sq in SQUARES if relative_rank(sq, forward) == rank)
+    for forward in (1, -1)
+    for rank in range(SIZE)
+}
 
 
 @dataclass(frozen=True)
