@@ -103,6 +103,7 @@ class CardRegistry:
         # that name is found as it is, without normalising it first.
         self._by_name: dict[str, CardType] = {}
         self._prices: dict[int, dict[str, int]] = {}  # by discount (see prices)
+        self._numbers: dict[str, dict[str, tuple[int, ...]]] = {}  # by kind (see numbers)
         for c in cards:
             self.register(c)
 
@@ -113,6 +114,7 @@ class CardRegistry:
         self._by_key[key] = card
         self._by_name[card.name] = card
         self._prices.clear()
+        self._numbers.clear()
 
     def prices(self, discount: int) -> Mapping[str, int]:
         """What every card costs with ``discount`` off (never below 0), by name: made once per
@@ -122,6 +124,15 @@ class CardRegistry:
             prices = {name: max(0, card.cost - discount) for name, card in self._by_name.items()}
             self._prices[discount] = prices
         return prices
+
+    def numbers(self, kind: str) -> Mapping[str, tuple[int, ...]]:
+        """Every card's :meth:`CardType.effect_numbers` for ``kind``, by its name: made once
+        per kind, as a listing asks it of every card in the hand."""
+        numbers = self._numbers.get(kind)
+        if numbers is None:
+            numbers = {name: card.effect_numbers(kind) for name, card in self._by_name.items()}
+            self._numbers[kind] = numbers
+        return numbers
 
     def get(self, name: str) -> CardType:
         card = self._by_name.get(name)

@@ -324,15 +324,17 @@ class Game(Mechanics):
     def _card_options(self, seat: int, kind: str) -> Iterator[dict[Decision, Any]]:
         """One group for each card of the hand that may be played for ``kind``."""
         hand = self.players[seat].hand
-        card_type = self.rules.cards.get
+        numbers_of = self.rules.cards.numbers(kind)
         for name in self.hand_names(seat):
-            card = card_type(name)
-            numbers = card.effect_numbers(kind)
+            numbers = numbers_of.get(name)
+            if numbers is None:  # a name not as the registry spells it
+                numbers = self.card_type(name).effect_numbers(kind)
             if not numbers:
                 continue
             if kind == TRAINING:  # one decision, whichever effect (the last, as always)
                 yield {("train", name): ("train", name, numbers[-1] - 1)}
                 continue
+            card = self.card_type(name)
             if kind == TREASURE:  # one decision too: the last effect that would do something
                 for number in reversed(numbers):
                     if self._could_do_something(seat, card, number - 1, kind, hand):
