@@ -280,9 +280,9 @@ class Playout(GreedyBot):
         closer = min(distance(frm, k) for k in self.targets) - min(
             distance(to, k) for k in self.targets
         )
-        return score + CLOSING * closer + self._threat(game, d, mover, frm, to)
+        return score + CLOSING * closer + self._threat(game, mover, frm, to)
 
-    def _threat(self, game: Game, d: Decision, mover: Unit, frm: int, to: int) -> float:
+    def _threat(self, game: Game, mover: Unit, frm: int, to: int) -> float:
         """What a march from ``frm`` to ``to`` threatens: an enemy Sovereign attacked
         (:data:`CHECK`), and each square next to one (:data:`HEMMED`); one attacked with
         nowhere to go (:func:`trapped`: :data:`MATE`, above any capture but a Sovereign's)."""
@@ -297,11 +297,8 @@ class Playout(GreedyBot):
             piece.attacks(occ, to, forward, attacked)
         occ[frm], occ[to] = OWN, was
         checks = [t for t in self.targets if t in attacked]
-        if checks:
-            then = after(game, d)
-            attacks = then.attack_map()
-            if any(attacks.threatened(t) and trapped(then.position, attacks, t) for t in checks):
-                return MATE
+        if checks and mates(game.position, frm, to, checks):
+            return MATE
         return CHECK * len(checks) + HEMMED * len(self.zone.intersection(attacked))
 
     def _score_deploy(self, game: Game, seat: int, d: Decision) -> float:
@@ -390,6 +387,20 @@ def flights(position: Position, attacks: AttackMap, sq: int) -> int:
         not any(attacks.attackers(side, move.to) for side in enemies)
         for move in position.unit_moves(sq)
     )
+
+
+def mates(position: Position, frm: int, to: int, checks: list[int]) -> bool:
+    """Does the march from ``frm`` to ``to`` leave a Sovereign on ``checks`` :func:`trapped`?
+    Judged on the board with the unit moved there and back (a march changes nothing else on
+    it), not on a copy of the game: a playout asks this of each march that gives check."""
+    board = position.board
+    unit, was = board[frm], board[to]
+    board[frm], board[to] = None, unit
+    try:
+        attacks = position.attack_map()
+        return any(attacks.threatened(t) and trapped(position, attacks, t) for t in checks)
+    finally:
+        board[frm], board[to] = unit, was
 
 
 def economy(game: Game, cards: list[int]) -> float:
