@@ -21,6 +21,7 @@ from crownp2p.bots.search import (
     evaluate,
     flights,
     iterations_for,
+    mates,
     pressure,
     queued_worth,
     run_iterations,
@@ -277,6 +278,11 @@ def test_playouts_give_the_check_that_traps_before_any_capture() -> None:
     g = scenario_game(fen("Ke1 Ra7 Rh1 Pb2 nc3 ke8"))
     assert GreedyBot(0).decide(g, 0) == ("attack", "b2", "c3")
     assert Playout(0).decide(g, 0) == ("march", "h1", "h8")
+    before = g.position.board_fen()
+    e8, h1 = parse_square("e8"), parse_square("h1")
+    assert mates(g.position, h1, parse_square("h8"), [e8])
+    assert not mates(g.position, h1, parse_square("h5"), [e8])  # (no check from h5)
+    assert g.position.board_fen() == before  # judged on the board, and put back
 
 
 def test_each_unit_further_back_in_the_barracks_counts_less() -> None:
