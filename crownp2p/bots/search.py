@@ -347,7 +347,7 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
         else:
             value = unit_value(unit.kind.name, game)
             score += sign * value
-            army[sign < 0] += value
+            army[0 if sign > 0 else 1] += value
     if army[0] + army[1]:  # the side ahead gains by trading down (a locked board opens)
         score += TRADE * (army[0] - army[1]) / (army[0] + army[1])
     for owner, barracks in enumerate(position.barracks):
