@@ -262,6 +262,25 @@ class Mechanics(GameState):
             player.hand.append(player.deck.pop(0))
         return ready
 
+    def draw(self, seat: int, count: int) -> int:
+        """Draw ``count`` cards, one :meth:`draw_one` at a time (those the deck holds at
+        once: the usual draw). The number still to draw when the discard pile must be
+        shuffled first (a chance prompt is now pending); 0 when done, or when no card is left
+        to draw."""
+        player = self.players[seat]
+        if 0 < count <= len(player.deck):
+            player.hand += player.deck[:count]
+            del player.deck[:count]
+            return 0
+        while count > 0:
+            drawn = self.draw_one(seat)
+            if drawn is None:
+                return count
+            if not drawn:
+                return 0
+            count -= 1
+        return 0
+
     def place(self, unit: Unit, sq: int) -> Unit:
         if not unit.uid:
             unit.uid = self.next_uid

@@ -170,19 +170,10 @@ class Draw(EffectStep):
             left = g.setup.hand_size
         else:
             left = f.get(self.count_var, 0) if self.count_var else self.count
-        deck, hand = g.players[f.seat].deck, g.players[f.seat].hand
-        if len(deck) >= left > 0:  # (the usual draw: all at once, as one by one would)
-            hand += deck[:left]
-            del deck[:left]
-            left = 0
-        while left > 0:
-            drawn = g.draw_one(f.seat)
-            if drawn is None:
-                f.put(_DRAWING, left)
-                return False
-            if not drawn:
-                break
-            left -= 1
+        left = g.draw(f.seat, left)
+        if left:  # a shuffle first: drawing goes on once chance has decided it
+            f.put(_DRAWING, left)
+            return False
         f.drop(_DRAWING)
         return True
 
