@@ -33,7 +33,7 @@ from typing import Any
 
 from crownp2p.bots import THINK, Bot, make_bot
 from crownp2p.bots.greedy import GreedyBot, unit_value
-from crownp2p.bots.search import pressure
+from crownp2p.bots.search import after, pressure
 from crownp2p.core.board import relative_rank
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import CHANCE, Game
@@ -91,9 +91,7 @@ class RushBot(Bot):
     def _score(self, game: Game, seat: int, d: Decision) -> float:
         verb = d[0]
         if verb in ("attack", "march", "deploy"):
-            after = game.clone()
-            after.apply(d)
-            return ORDER + self._standing(after, seat)
+            return ORDER + self._standing(after(game, d), seat)
         if verb == "train":  # the best unit, into an empty Barracks
             card = game.card_type(d[1])
             if card.name == "Peon" or game.position.barracks[seat]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..core.board import parse_square, square_name
 from ..core.decisions import Decision, decision_text
 from ..core.game import Game
+from .search import after
 
 __all__ = ["named", "why"]
 
@@ -33,15 +34,14 @@ def named(game: Game, decision: Decision) -> str:
 def why(game: Game, seat: int, decision: Decision) -> str:
     """One line on what ``decision`` (one of ``game``'s legal decisions, ``seat``'s) does."""
     side = game.rules.seating.sides[seat]
-    after = game.clone()
-    after.apply(decision)
-    taken = _captured(game, after, side)
+    then = after(game, decision)
+    taken = _captured(game, then, side)
     if taken:
         return "wins " + " and ".join(f"a {name}" for name in taken)
-    met = _threat_met(game, after, decision, side)
+    met = _threat_met(game, then, decision, side)
     if met:
         return met
-    made = _threat_made(game, after, side)
+    made = _threat_made(game, then, side)
     if made:
         return made
     if decision[0] == "buy" and len(decision) == 2:

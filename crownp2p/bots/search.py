@@ -365,13 +365,7 @@ def trapped(position: Position, attacks: AttackMap, sq: int) -> bool:
     """Is the attacked Sovereign on ``sq`` lost even with its side to move: no square to flee
     to out of reach, and no lone attacker its side could take? (A rider's line could still be
     blocked: the search finds that, this does not.)"""
-    unit = position.board[sq]
-    assert unit is not None
-    sides = position.seating.sides
-    mine = sides[unit.owner]
-    attackers = [
-        a for side in sorted(set(sides)) if side != mine for a in attacks.attackers(side, sq)
-    ]
+    attackers = [a for side in enemy_sides(position, sq) for a in attacks.attackers(side, sq)]
     if len(attackers) == 1 and attacks.threatened(attackers[0]):
         return False
     return all(position.would_be_threatened(sq, m.to) for m in position.unit_moves(sq))
@@ -379,14 +373,19 @@ def trapped(position: Position, attacks: AttackMap, sq: int) -> bool:
 
 def flights(position: Position, attacks: AttackMap, sq: int) -> int:
     """The squares the Sovereign on ``sq`` could step to that no enemy attacks now."""
-    unit = position.board[sq]
-    assert unit is not None
-    mine = position.seating.sides[unit.owner]
-    enemies = [side for side in sorted(set(position.seating.sides)) if side != mine]
+    enemies = enemy_sides(position, sq)
     return sum(
         not any(attacks.attackers(side, move.to) for side in enemies)
         for move in position.unit_moves(sq)
     )
+
+
+def enemy_sides(position: Position, sq: int) -> list[int]:
+    """The sides other than that of the unit on ``sq``, in order."""
+    unit = position.board[sq]
+    assert unit is not None
+    mine = position.seating.sides[unit.owner]
+    return [side for side in sorted(set(position.seating.sides)) if side != mine]
 
 
 def mates(position: Position, frm: int, to: int, checks: list[int]) -> bool:
