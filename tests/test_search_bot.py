@@ -10,12 +10,17 @@ from crownp2p.bots import BOT_NAMES, make_bot
 from crownp2p.bots.greedy import GreedyBot
 from crownp2p.bots.search import (
     BARRACKS,
+    GOLD,
     QUEUE,
+    SHORT,
     SPARE_SOVEREIGN,
+    SUPPLY_LOW,
     TRAINABLE,
+    USE,
     Playout,
     Root,
     SearchBot,
+    buying_power,
     distance,
     economy,
     evaluate,
@@ -220,9 +225,52 @@ def test_a_deck_that_adds_no_gold_is_worth_less_than_the_starting_deck() -> None
 def test_a_training_card_counts_its_units_and_a_king_as_a_spare_one() -> None:
     game = Game(RULES, Setup())
     base = economy(game, cards_of(game, ["Stables"]))
-    assert economy(game, cards_of(game, ["Stables", "Heir"])) == base + TRAINABLE * SPARE_SOVEREIGN
-    two_strikers = TRAINABLE * 2 * 1.5
-    assert economy(game, cards_of(game, ["Stables", "Versatility"])) == base + two_strikers
+    king = TRAINABLE * SPARE_SOVEREIGN + USE * 8  # (Heir costs 8)
+    assert economy(game, cards_of(game, ["Stables", "Heir"])) == pytest.approx(base + king)
+    two_strikers = TRAINABLE * 2 * 1.5 + USE * 2  # (Versatility costs 2)
+    assert economy(game, cards_of(game, ["Stables", "Versatility"])) == pytest.approx(
+        base + two_strikers
+    )
+
+
+def test_each_gold_a_hand_is_short_of_the_floor_costs_more() -> None:
+    # Seen in a game between two search bots: each training of a Tower or a Clergy looked
+    # cheap, one at a time, until neither deck could buy and the board locked to the turn cap.
+    game = Game(RULES, Setup())
+
+    def gained_by_a_peon(deck: list[str]) -> float:  # decks smaller than a hand: all drawn
+        return economy(game, cards_of(game, [*deck, "Peon"])) - economy(game, cards_of(game, deck))
+
+    short = gained_by_a_peon(["Refiner"])  # 0 gold a hand, then 1
+    enough = gained_by_a_peon(["Tower", "Clergy"])  # 5, then 6
+    assert short - enough == pytest.approx(SHORT)
+    assert enough == pytest.approx(GOLD + TRAINABLE)  # a gold, and the Pawn it could train
+
+
+def test_gold_is_worth_what_the_supply_has_left_to_buy() -> None:
+    # Seen at the turn cap: both Supplies bought out, both decks kept their Towers untrained.
+    game = midgame(3, 12)
+    seat = game.prompt().seat
+    assert buying_power(game, seat) == 1.0
+    supply = game.supply_for(seat)
+    for name in supply:
+        supply[name] = 0
+    supply[next(iter(supply))] = SUPPLY_LOW // 2
+    assert buying_power(game, seat) == 0.5
+    supply[next(iter(supply))] = 0
+    assert buying_power(game, seat) == 0.0
+    towers = cards_of(game, ["Tower"] * 2)
+    kept = economy(game, towers, power=0.0)
+    trained = economy(game, towers[1:], power=0.0) + BARRACKS * 5  # a Rook waiting
+    assert trained > kept
+
+
+def test_a_card_bought_is_worth_something_even_without_gold() -> None:
+    # Else a search saw the playouts' buys lower every deck with gold to spare, and preferred
+    # training its treasures (which leaves less to buy with) to playing them.
+    game = Game(RULES, Setup())
+    rich = ["Tower"] * 4 + ["Clergy"]  # 14 gold, all drawn: past GOLD_ENOUGH
+    assert economy(game, cards_of(game, rich + ["Refiner"])) > economy(game, cards_of(game, rich))
 
 
 def test_a_bot_at_a_networked_seat_is_told_of_the_steps() -> None:
@@ -297,6 +345,19 @@ def test_the_side_ahead_gains_by_an_even_trade_and_the_side_behind_loses() -> No
     after = scenario_game(fen("Ke1 Ra1 Rb1 ke8"))  # a Rook each, traded
     assert evaluate(after, 0) > evaluate(before, 0)
     assert evaluate(after, 1) < evaluate(before, 1)
+
+
+def test_the_side_ahead_presses_harder_on_the_king() -> None:
+    # Mop-up: two search bots, one far ahead, played on to the turn cap without it.
+    def closing(pieces: str) -> float:
+        far = scenario_game(fen(f"Ke1 Ra2 {pieces} ke8"))
+        near = scenario_game(fen(f"Ke1 Ra6 {pieces} ke8"))
+        return evaluate(near, 0) - evaluate(far, 0)
+
+    assert closing("Nb1 Nc1 Ng1 Nh1 pa7") > closing("pa7 pb7 pc7 pd7 pf7 pg7 ph7 nb8")
+    game = scenario_game(fen("Ke1 Ra6 ke8"))
+    attacks = game.attack_map()
+    assert pressure(game, attacks, 0, ahead=0.5) > pressure(game, attacks, 0) > 0
 
 
 def test_a_sovereign_with_squares_to_flee_to_is_worth_more_than_a_boxed_one() -> None:

@@ -55,6 +55,9 @@ ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent'
 # Pressure on the enemy Sovereigns, in Pawns: each square next to one that a side attacks, and
 # each step nearer than NEAR one of its units stands (a unit at the King's side: 6 steps).
 RING, APPROACH, NEAR = 0.4, 0.12, 7
+# The side ahead (by TRADE's share) presses harder by 1 + MOPUP times its lead: a side well
+# ahead that only waits lets the game run to the turn cap (a chess engine's "mop-up").
+MOPUP = 5.0
 # The playouts' policy: each step a unit marches nearer an enemy Sovereign, what a deploy counts
 # for less than the greedy bot gives it, and a march that attacks an enemy Sovereign or a square
 # next to one (where it could flee) — the threats a rush makes (see Playout).
@@ -68,6 +71,16 @@ BARRACKS, QUEUE = 0.7, 0.85
 # the Barracks, a step further off than one waiting there (a Training Action trashes its card:
 # so a Peon trained is a Pawn won and a gold lost from every hand to come).
 GOLD, GOLD_ENOUGH, TRAINABLE = 1.5, 8.0, 0.5
+# Below GOLD_FLOOR gold an average hand buys next to nothing, turn after turn: each gold short
+# of it costs SHORT more (else a deck trains its gold away one card at a time, each step
+# looking cheap, until neither side can buy and the board locks until the turn cap). And each
+# card is worth USE per gold of its cost besides: what its other effects bring (a deck is not
+# made better by leaving a card unbought).
+GOLD_FLOOR, SHORT, USE = 5.0, 2.0, 0.1
+# Gold buys from the Supply: with fewer than SUPPLY_LOW cards left in it, gold is worth that
+# share of itself (nothing, once the Supply is bought out: then a treasure kept untrained is a
+# unit given up, and two decks that keep theirs leave the board as it is to the turn cap).
+SUPPLY_LOW = 8
 # How far ahead a side's army is as a share of both (the units on the board but Sovereigns), in
 # Pawns: 20 against 10 is worth more than 40 against 30, so the side ahead trades down, and a
 # locked board opens.
@@ -348,16 +361,18 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
             value = unit_value(unit.kind.name, game)
             score += sign * value
             army[0 if sign > 0 else 1] += value
-    if army[0] + army[1]:  # the side ahead gains by trading down (a locked board opens)
-        score += TRADE * (army[0] - army[1]) / (army[0] + army[1])
+    lead = (army[0] - army[1]) / (army[0] + army[1]) if army[0] + army[1] else 0.0
+    score += TRADE * lead  # the side ahead gains by trading down (a locked board opens)
     for owner, barracks in enumerate(position.barracks):
         sign = 1 if seating.sides[owner] == side else -1
         score += sign * BARRACKS * queued_worth(barracks, game)
     for owner, player in enumerate(game.players):
         sign = 1 if seating.sides[owner] == side else -1
-        score += sign * economy(game, player.deck + player.hand + player.discard + player.in_play)
+        cards = player.deck + player.hand + player.discard + player.in_play
+        score += sign * economy(game, cards, buying_power(game, owner))
     for other in sorted(set(seating.sides)):
-        score += (1 if other == side else -1) * pressure(game, attacks, other)
+        ahead = max(0.0, lead if other == side else -lead)
+        score += (1 if other == side else -1) * pressure(game, attacks, other, ahead)
     return 0.5 + 0.5 * math.tanh(score / 20)
 
 
@@ -402,20 +417,31 @@ def mates(position: Position, frm: int, to: int, checks: list[int]) -> bool:
         board[frm], board[to] = unit, was
 
 
-def economy(game: Game, cards: list[int]) -> float:
+def economy(game: Game, cards: list[int], power: float = 1.0) -> float:
     """What a player's cards are worth, in Pawns: the gold of an average hand (a deck thinner
-    than a hand draws all of it) and the units they can train (:data:`GOLD`, :data:`TRAINABLE`).
-    """
+    than a hand draws all of it; :data:`GOLD`, and :data:`SHORT` below the floor) times what
+    gold still buys (``power``: :func:`buying_power`), the units they can train
+    (:data:`TRAINABLE`), and the cards themselves (:data:`USE`)."""
     if not cards:
-        return 0.0
-    gold, units = 0, 0.0
+        return -SHORT * GOLD_FLOOR * power
+    gold, cost, units = 0, 0, 0.0
     for c in cards:
         card = game.card_type(game.cards[c])
         gold += card.gold
+        cost += card.cost
         if card.trains:
             units += trained_worth(card, game)
     per_hand = gold * min(len(cards), game.setup.hand_size) / len(cards)
-    return GOLD * min(per_hand, GOLD_ENOUGH) + TRAINABLE * units
+    short = max(0.0, GOLD_FLOOR - per_hand)
+    buying = GOLD * min(per_hand, GOLD_ENOUGH) - SHORT * short
+    return power * buying + TRAINABLE * units + USE * cost
+
+
+def buying_power(game: Game, seat: int) -> float:
+    """What gold is worth to ``seat``, from 1 down to 0: the share of :data:`SUPPLY_LOW` cards
+    its Supply still holds (1 before the Supply is chosen)."""
+    supply = game.supply_for(seat)
+    return min(1.0, sum(supply.values()) / SUPPLY_LOW) if supply else 1.0
 
 
 def trained_worth(card: CardType, game: Game) -> float:
@@ -436,10 +462,11 @@ def waiting_worth(kind: UnitType, game: Game) -> float:
     return SPARE_SOVEREIGN if kind.is_sovereign else unit_value(kind.name, game)
 
 
-def pressure(game: Game, attacks: AttackMap, side: int) -> float:
+def pressure(game: Game, attacks: AttackMap, side: int, ahead: float = 0.0) -> float:
     """How hard ``side`` presses on its enemies' Sovereigns, in Pawns: the squares around them
     it attacks (where they could flee) and how near its units stand (so a search moves up
-    on the King rather than wait for the turn cap)."""
+    on the King rather than wait for the turn cap), the more the further ``ahead`` it is
+    (:data:`MOPUP`)."""
     seating = game.rules.seating
     targets = [
         sq
@@ -453,7 +480,7 @@ def pressure(game: Game, attacks: AttackMap, side: int) -> float:
     for sq, unit in game.position.units():
         if seating.sides[unit.owner] == side and not unit.kind.is_sovereign:
             near += max(0, NEAR - min(distance(sq, k) for k in targets))
-    return RING * ring + APPROACH * near
+    return RING * ring + APPROACH * (1 + MOPUP * ahead) * near
 
 
 def distance(a: int, b: int) -> int:
