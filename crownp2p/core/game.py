@@ -26,6 +26,7 @@ from .cards import ACTION, ORDER, TRAINING, TREASURE, CardType
 from .decisions import Decision, IllegalDecision, decision_text, not_possible
 from .keys import TREASURES_BEFORE
 from .mechanics import Mechanics, distinct
+from .memo import Memo
 from .movement import MOVE_DECISIONS, UnitMove
 from .position import FROZEN_NOW, AttackMap, Unit
 from .rules import Rules
@@ -606,35 +607,24 @@ class Game(Mechanics):
         return self._steps(frame)[frame.pc]
 
 
-class _MoveOffers(dict[UnitMove, tuple[Decision, tuple[str, UnitMove]]]):
-    """Every move's decision with the payload the phase applies, made the first time it is
-    asked for (as :data:`~.movement.MOVE_DECISIONS`): an order phase offers a few dozen moves,
-    and a look-up is cheaper than making the pair. Never iterated: determinism is kept."""
-
-    def __missing__(self, move: UnitMove) -> tuple[Decision, tuple[str, UnitMove]]:
-        offer = self[move] = (MOVE_DECISIONS[move], ("move", move))
-        return offer
+def _move_offer(move: UnitMove) -> tuple[Decision, tuple[str, UnitMove]]:
+    return (MOVE_DECISIONS[move], ("move", move))
 
 
-class _DeployOffers(dict[UnitType, tuple[tuple[Decision, tuple[str, str, int]], ...]]):
-    """For each unit type, every square's deploy decision and payload, made once."""
-
-    def __missing__(self, kind: UnitType) -> tuple[tuple[Decision, tuple[str, str, int]], ...]:
-        offers = self[kind] = tuple(
-            (("deploy", kind.name, SQUARE_NAMES[sq]), ("deploy", kind.name, sq)) for sq in SQUARES
-        )
-        return offers
+def _deploy_offers(kind: UnitType) -> tuple[tuple[Decision, tuple[str, str, int]], ...]:
+    return tuple(
+        (("deploy", kind.name, SQUARE_NAMES[sq]), ("deploy", kind.name, sq)) for sq in SQUARES
+    )
 
 
-class _BuyDecisions(dict[str, Decision]):
-    def __missing__(self, name: str) -> Decision:
-        decision = self[name] = ("buy", name)
-        return decision
-
-
-MOVE_OFFERS = _MoveOffers()
-DEPLOY_OFFERS = _DeployOffers()
-BUY_DECISIONS = _BuyDecisions()
+# What a listing offers, made once (as movement.MOVE_DECISIONS): each move's decision with the
+# payload the phase applies, an order phase offering a few dozen; each unit type's deploy
+# decision and payload for every square; each card's buy decision.
+MOVE_OFFERS: Memo[UnitMove, tuple[Decision, tuple[str, UnitMove]]] = Memo(_move_offer)
+DEPLOY_OFFERS: Memo[UnitType, tuple[tuple[Decision, tuple[str, str, int]], ...]] = Memo(
+    _deploy_offers
+)
+BUY_DECISIONS: Memo[str, Decision] = Memo(lambda name: ("buy", name))
 
 
 def _square_or_none(name: str) -> int | None:

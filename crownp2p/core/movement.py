@@ -27,6 +27,7 @@ from .board import (
     relative_rank,
     square,
 )
+from .memo import Memo
 
 EMPTY, TARGET, OWN, BLOCKED = 0, 1, 2, 3
 
@@ -91,20 +92,16 @@ def move_decision(move: UnitMove) -> tuple[str, ...]:
     return MOVE_DECISIONS[move]
 
 
-class _MoveDecisions(dict[UnitMove, tuple[str, ...]]):
-    """Every move's decision, made the first time it is asked for: a listing of a phase's
-    decisions looks up one for each of a few dozen moves, and a look-up is a quarter of the
-    cost of making one. It holds at most every move the movers can make on an empty or
-    crowded board (some thousands), and nothing iterates over it: determinism is kept."""
-
-    def __missing__(self, move: UnitMove) -> tuple[str, ...]:
-        kind, frm, to, captures = move
-        key = to if to != frm or not captures else captures[0]
-        decision = self[move] = (kind, SQUARE_NAMES[frm], SQUARE_NAMES[key])
-        return decision
+def _make_move_decision(move: UnitMove) -> tuple[str, ...]:
+    kind, frm, to, captures = move
+    key = to if to != frm or not captures else captures[0]
+    return (kind, SQUARE_NAMES[frm], SQUARE_NAMES[key])
 
 
-MOVE_DECISIONS = _MoveDecisions()
+# Every move's decision, made the first time it is asked for: a listing of a phase's decisions
+# looks up one for each of a few dozen moves, and a look-up is a quarter of the cost of making
+# one. It holds at most every move the movers can make (some thousands).
+MOVE_DECISIONS: Memo[UnitMove, tuple[str, ...]] = Memo(_make_move_decision)
 
 
 FORWARDS = (1, -1)
