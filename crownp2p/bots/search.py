@@ -422,8 +422,6 @@ def economy(game: Game, cards: list[int], power: float = 1.0) -> float:
     than a hand draws all of it; :data:`GOLD`, and :data:`SHORT` below the floor) times what
     gold still buys (``power``: :func:`buying_power`), the units they can train
     (:data:`TRAINABLE`), and the cards themselves (:data:`USE`)."""
-    if not cards:
-        return -SHORT * GOLD_FLOOR * power
     gold, cost, units = 0, 0, 0.0
     for c in cards:
         card = game.card_type(game.cards[c])
@@ -431,7 +429,7 @@ def economy(game: Game, cards: list[int], power: float = 1.0) -> float:
         cost += card.cost
         if card.trains:
             units += trained_worth(card, game)
-    per_hand = gold * min(len(cards), game.setup.hand_size) / len(cards)
+    per_hand = gold * min(len(cards), game.setup.hand_size) / len(cards) if cards else 0.0
     short = max(0.0, GOLD_FLOOR - per_hand)
     buying = GOLD * min(per_hand, GOLD_ENOUGH) - SHORT * short
     return power * buying + TRAINABLE * units + USE * cost
