@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from scenario import fen, hidden_twin
 from scenario import game as scenario_game
@@ -14,6 +16,7 @@ from crownp2p.bots.search import (
     QUEUE,
     SHORT,
     SPARE_SOVEREIGN,
+    SPREAD,
     SUPPLY_LOW,
     TRAINABLE,
     USE,
@@ -349,10 +352,12 @@ def test_the_side_ahead_gains_by_an_even_trade_and_the_side_behind_loses() -> No
 
 def test_the_side_ahead_presses_harder_on_the_king() -> None:
     # Mop-up: two search bots, one far ahead, played on to the turn cap without it.
-    def closing(pieces: str) -> float:
+    def closing(pieces: str) -> float:  # in Pawns: the evaluation's squash taken off
         far = scenario_game(fen(f"Ke1 Ra2 {pieces} ke8"))
         near = scenario_game(fen(f"Ke1 Ra6 {pieces} ke8"))
-        return evaluate(near, 0) - evaluate(far, 0)
+        return SPREAD * (
+            math.atanh(2 * evaluate(near, 0) - 1) - math.atanh(2 * evaluate(far, 0) - 1)
+        )
 
     assert closing("Nb1 Nc1 Ng1 Nh1 pa7") > closing("pa7 pb7 pc7 pd7 pf7 pg7 ph7 nb8")
     game = scenario_game(fen("Ke1 Ra6 ke8"))
@@ -368,3 +373,23 @@ def test_a_sovereign_with_squares_to_flee_to_is_worth_more_than_a_boxed_one() ->
     covered = scenario_game(fen("Ke1 ke8 rh2"))  # the Rook holds d2, e2 and f2
     assert flights(covered.position, covered.attack_map(), parse_square("e1")) == 2
     assert evaluate(free, 0) > evaluate(boxed, 0)
+
+
+def test_taking_one_of_two_forked_kings_beats_holding_the_fork() -> None:
+    # A Rook on h8 attacks both gold Kings. The evaluation counted each King in reach as lost,
+    # and the Rook's pressure on both, so taking one looked worse than a Pawn's step: two
+    # search bots held such forks for a hundred turns, to the turn cap.
+    taken = scenario_game(fen("Ke1 Pa2 Ra8 kh6", to_move=1), active=1)
+    held = scenario_game(fen("Ke1 Pa3 Rh8 ka8 kh6", to_move=1), active=1)
+    assert evaluate(taken, 0) > evaluate(held, 0)
+    game = scenario_game(fen("Ke1 Pa2 Rh8 ka8 kh6"), hand=["Peon"] * 5, deck=["Peon"] * 5)
+    choice = SearchBot(3, iterations=60).decide(game, 0)
+    assert choice in (("attack", "h8", "a8"), ("attack", "h8", "h6"))
+
+
+def test_taking_a_sovereign_never_lowers_the_pressure_on_the_rest() -> None:
+    # The least pressed enemy Sovereign sets the pressure: summed over all of them, the Knights
+    # around the one taken stopped counting, and a side gained by leaving it on the board.
+    both = scenario_game(fen("Ke1 Nb6 Nc6 Rh8 ka8 kh6"))
+    one = scenario_game(fen("Ke1 Nb6 Nc6 Rh8 kh6"))  # the King on a8 taken, the rest as it was
+    assert pressure(one, one.attack_map(), 0) >= pressure(both, both.attack_map(), 0) > 0

@@ -57,7 +57,7 @@ ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent'
 RING, APPROACH, NEAR = 0.4, 0.12, 7
 # The side ahead (by TRADE's share) presses harder by 1 + MOPUP times its lead: a side well
 # ahead that only waits lets the game run to the turn cap (a chess engine's "mop-up").
-MOPUP = 5.0
+MOPUP = 1.0
 # The playouts' policy: each step a unit marches nearer an enemy Sovereign, what a deploy counts
 # for less than the greedy bot gives it, and a march that attacks an enemy Sovereign or a square
 # next to one (where it could flee) — the threats a rush makes (see Playout).
@@ -87,9 +87,12 @@ SUPPLY_LOW = 8
 TRADE = 12.0
 SPARE_SOVEREIGN = 3.0  # a Sovereign waiting in the Barracks (Heir's King), in Pawns
 # A Sovereign on the board, in Pawns; what one in an enemy's reach costs, the enemy to move
-# (the last one: the game, almost) or to flee on our move.
-SOVEREIGN, LAST_SOVEREIGN, FLEE = 6.0, 12.0, 4.0
+# (the last one: the game, almost; a spare one half its worth: a threat is not a capture yet,
+# and a side that counted it as one gained nothing by making the capture), or to flee on our
+# move (see in_danger).
+SOVEREIGN, LAST_SOVEREIGN, SPARE_IN_REACH, FLEE = 6.0, 12.0, 3.0, 4.0
 FLIGHT = 1.0  # each of a Sovereign's first two squares to flee to that no enemy attacks
+SPREAD = 20.0  # the lead, in Pawns, that makes a win about 88% sure (tanh 1)
 
 
 def iterations_for(seconds: float) -> int:
@@ -343,24 +346,21 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
     )
     score = 0.0
     army = [0.0, 0.0]  # the units on the board but the Sovereigns: ours, the enemies'
+    in_reach: list[list[tuple[float, bool]]] = [[], []]  # Sovereigns an enemy attacks: ours, theirs
     for sq, unit in position.units():
         owner_side = seating.sides[unit.owner]
         sign = 1 if owner_side == side else -1
         if unit.kind.is_sovereign:
-            # Each counts (so a search hunts the spare Kings an Heir or a promotion brings);
-            # one in reach of an enemy is as good as lost if the enemy moves next, and the
-            # last one is the game.
+            # Each counts (so a search hunts the spare Kings an Heir or a promotion brings).
             score += sign * (SOVEREIGN + FLIGHT * min(2, flights(position, attacks, sq)))
             if position.would_be_threatened(sq, sq):
-                if ours_next == (sign < 0) or trapped(position, attacks, sq):
-                    last = sovereigns[owner_side] == 1
-                    score -= sign * (LAST_SOVEREIGN if last else SOVEREIGN)
-                else:
-                    score -= sign * FLEE
+                worth = LAST_SOVEREIGN if sovereigns[owner_side] == 1 else SPARE_IN_REACH
+                in_reach[0 if sign > 0 else 1].append((worth, trapped(position, attacks, sq)))
         else:
             value = unit_value(unit.kind.name, game)
             score += sign * value
             army[0 if sign > 0 else 1] += value
+    score -= in_danger(in_reach[0], ours_next) - in_danger(in_reach[1], not ours_next)
     lead = (army[0] - army[1]) / (army[0] + army[1]) if army[0] + army[1] else 0.0
     score += TRADE * lead  # the side ahead gains by trading down (a locked board opens)
     for owner, barracks in enumerate(position.barracks):
@@ -373,7 +373,20 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
     for other in sorted(set(seating.sides)):
         ahead = max(0.0, lead if other == side else -lead)
         score += (1 if other == side else -1) * pressure(game, attacks, other, ahead)
-    return 0.5 + 0.5 * math.tanh(score / 20)
+    return 0.5 + 0.5 * math.tanh(score / SPREAD)
+
+
+def in_danger(in_reach: list[tuple[float, bool]], moves_next: bool) -> float:
+    """What a side stands to lose by its Sovereigns in an enemy's reach (what each would cost,
+    and whether it is :func:`trapped`), in Pawns. One order takes one Sovereign, and one order
+    saves one: with its move next, a side flees with the dearest one it can (:data:`FLEE`, the
+    tempo it spends) and the enemy takes the dearest one left; with the enemy's move, it takes
+    the dearest one. (Counted for each one in reach, a side holding two Kings in reach gained
+    nothing by taking one, and held its threats to the turn cap.)"""
+    can_flee = sorted(cost for cost, is_trapped in in_reach if not is_trapped)
+    fled = can_flee.pop() if moves_next and can_flee else 0.0
+    left = can_flee + [cost for cost, is_trapped in in_reach if is_trapped]
+    return (FLEE if fled else 0.0) + max(left, default=0.0)
 
 
 def trapped(position: Position, attacks: AttackMap, sq: int) -> bool:
@@ -461,10 +474,12 @@ def waiting_worth(kind: UnitType, game: Game) -> float:
 
 
 def pressure(game: Game, attacks: AttackMap, side: int, ahead: float = 0.0) -> float:
-    """How hard ``side`` presses on its enemies' Sovereigns, in Pawns: the squares around them
-    it attacks (where they could flee) and how near its units stand (so a search moves up
-    on the King rather than wait for the turn cap), the more the further ``ahead`` it is
-    (:data:`MOPUP`)."""
+    """How hard ``side`` presses on its enemies' Sovereigns, in Pawns: on each, the squares
+    around it that the side attacks (where it could flee) and how near the side's units stand
+    (so a search moves up on the King rather than wait for the turn cap), the more the further
+    ``ahead`` the side is (:data:`MOPUP`). The least pressed one counts: all must fall, and so
+    taking one never lowers the pressure (summed, a side holding two Kings in reach would lose
+    by taking one the pressure its units put on it, and would hold them to the turn cap)."""
     seating = game.rules.seating
     targets = [
         sq
@@ -473,12 +488,17 @@ def pressure(game: Game, attacks: AttackMap, side: int, ahead: float = 0.0) -> f
     ]
     if not targets:
         return 0.0
-    ring = sum(bool(attacks.attackers(side, t)) for k in targets for t in adjacent(k))
-    near = 0.0
-    for sq, unit in game.position.units():
-        if seating.sides[unit.owner] == side and not unit.kind.is_sovereign:
-            near += max(0, NEAR - min(distance(sq, k) for k in targets))
-    return RING * ring + APPROACH * (1 + MOPUP * ahead) * near
+    army = [
+        sq
+        for sq, unit in game.position.units()
+        if seating.sides[unit.owner] == side and not unit.kind.is_sovereign
+    ]
+    approach = APPROACH * (1 + MOPUP * ahead)
+    return min(
+        RING * sum(bool(attacks.attackers(side, t)) for t in adjacent(k))
+        + approach * sum(max(0, NEAR - distance(sq, k)) for sq in army)
+        for k in targets
+    )
 
 
 def distance(a: int, b: int) -> int:
