@@ -354,8 +354,10 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
             # Each counts (so a search hunts the spare Kings an Heir or a promotion brings).
             score += sign * (SOVEREIGN + FLIGHT * min(2, flights(position, attacks, sq)))
             if position.would_be_threatened(sq, sq):
-                worth = LAST_SOVEREIGN if sovereigns[owner_side] == 1 else SPARE_IN_REACH
-                in_reach[0 if sign > 0 else 1].append((worth, trapped(position, attacks, sq)))
+                cost = LAST_SOVEREIGN if sovereigns[owner_side] == 1 else SPARE_IN_REACH
+                moves_next = ours_next == (sign > 0)  # else whether it is trapped is moot
+                boxed = moves_next and trapped(position, attacks, sq)
+                in_reach[0 if sign > 0 else 1].append((cost, boxed))
         else:
             value = unit_value(unit.kind.name, game)
             score += sign * value
