@@ -19,17 +19,20 @@ from crownp2p.bots.search import (
     SPREAD,
     SUPPLY_LOW,
     TRAINABLE,
+    UNDECIDED,
     USE,
     Playout,
     Root,
     SearchBot,
     buying_power,
+    decided,
     distance,
     economy,
     evaluate,
     flights,
     iterations_for,
     mates,
+    orders_next,
     pressure,
     queued_worth,
     run_iterations,
@@ -42,7 +45,7 @@ from crownp2p.core.board import parse_square
 from crownp2p.core.decisions import parse_decision
 from crownp2p.core.determinize import KnownTops
 from crownp2p.core.game import CHANCE, Game
-from crownp2p.core.position import Unit
+from crownp2p.core.position import FROZEN_NOW, Unit
 from crownp2p.core.record import Step
 from crownp2p.core.setup import Setup
 from crownp2p.core.shuffle import SeedSource
@@ -350,14 +353,17 @@ def test_the_side_ahead_gains_by_an_even_trade_and_the_side_behind_loses() -> No
     assert evaluate(after, 1) < evaluate(before, 1)
 
 
+def pawns(value: float) -> float:
+    """An undecided game's evaluation back in Pawns (the squash taken off)."""
+    return SPREAD * math.atanh((value - 0.5) / UNDECIDED)
+
+
 def test_the_side_ahead_presses_harder_on_the_king() -> None:
     # Mop-up: two search bots, one far ahead, played on to the turn cap without it.
-    def closing(pieces: str) -> float:  # in Pawns: the evaluation's squash taken off
+    def closing(pieces: str) -> float:
         far = scenario_game(fen(f"Ke1 Ra2 {pieces} ke8"))
         near = scenario_game(fen(f"Ke1 Ra6 {pieces} ke8"))
-        return SPREAD * (
-            math.atanh(2 * evaluate(near, 0) - 1) - math.atanh(2 * evaluate(far, 0) - 1)
-        )
+        return pawns(evaluate(near, 0)) - pawns(evaluate(far, 0))
 
     assert closing("Nb1 Nc1 Ng1 Nh1 pa7") > closing("pa7 pb7 pc7 pd7 pf7 pg7 ph7 nb8")
     game = scenario_game(fen("Ke1 Ra6 ke8"))
@@ -393,3 +399,35 @@ def test_taking_a_sovereign_never_lowers_the_pressure_on_the_rest() -> None:
     both = scenario_game(fen("Ke1 Nb6 Nc6 Rh8 ka8 kh6"))
     one = scenario_game(fen("Ke1 Nb6 Nc6 Rh8 kh6"))  # the King on a8 taken, the rest as it was
     assert pressure(one, one.attack_map(), 0) >= pressure(both, both.attack_map(), 0) > 0
+
+
+def test_a_last_sovereign_the_side_to_order_can_take_is_a_decided_game() -> None:
+    # Blue's Kings stood round gold's lone King for the last fifty turns of a game at the cap:
+    # the move that put it in reach, protected, counted for less than a quiet lead, as the
+    # capture itself came after the playout's end.
+    game = scenario_game(fen("Kf7 Kg6 Kh5 Kh3 kh8"), hand=["Peon"] * 5, deck=["Peon"] * 5)
+    assert SearchBot(3, iterations=60).decide(game, 0) in (
+        ("march", "f7", "g7"),
+        ("march", "g6", "g7"),
+    )
+    in_reach = scenario_game(fen("Ke1 Rh1 kh8"))  # blue gives the next order
+    assert evaluate(in_reach, 0) == decided(True, 1) and evaluate(in_reach, 1) == decided(False, 1)
+    # Not when it cannot be taken (Armor, Wish), nor when its one attacker cannot take orders.
+    for status in ({"uncapturable": True}, {"frozen": FROZEN_NOW}):
+        held = scenario_game(fen("Ke1 Rh1 kh8"))
+        unit = held.position.board[parse_square("h8" if "uncapturable" in status else "h1")]
+        assert unit is not None
+        for name, value in status.items():
+            setattr(unit, name, value)
+        assert 0.5 < evaluate(held, 0) < decided(True, 1)
+
+
+def test_the_next_order_is_the_active_seats_until_its_order_phase_ends() -> None:
+    game = scenario_game(fen("Ke1 ke8"))
+    assert orders_next(game) == 0
+    spent = scenario_game(fen("Ke1 ke8"), phase="action")
+    assert orders_next(spent) == 1
+    # Blue has given its order: its King in reach is lost, not one it can still save.
+    marched = scenario_game(fen("Ke1 ke8 rh1"), phase="action")
+    ordering = scenario_game(fen("Ke1 ke8 rh1"))
+    assert evaluate(marched, 0) < evaluate(ordering, 0)

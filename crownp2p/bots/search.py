@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.board import adjacent, file_of, parse_square, rank_of
-from ..core.cards import CardType
+from ..core.cards import ORDER, CardType
 from ..core.decisions import Decision, parse_decision
 from ..core.determinize import KnownTops, determinize
 from ..core.game import CHANCE, Game
@@ -92,7 +92,10 @@ SPARE_SOVEREIGN = 3.0  # a Sovereign waiting in the Barracks (Heir's King), in P
 # move (see in_danger).
 SOVEREIGN, LAST_SOVEREIGN, SPARE_IN_REACH, FLEE = 6.0, 12.0, 3.0, 4.0
 FLIGHT = 1.0  # each of a Sovereign's first two squares to flee to that no enemy attacks
-SPREAD = 20.0  # the lead, in Pawns, that makes a win about 88% sure (tanh 1)
+SPREAD = 20.0  # the lead, in Pawns, that makes a game 0.5 + UNDECIDED * tanh(1) good
+# How far from even an undecided game may look: short of any decided one (see decided()), so a
+# forced win past the playout's end is never worth less than a great lead.
+UNDECIDED = 0.4
 
 
 def iterations_for(seconds: float) -> int:
@@ -329,18 +332,16 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
     the board (the Sovereigns too) and in the Barracks, Sovereigns in reach of an enemy (worse for
     the side that does not move next, worst for a side's last one), the pressure each side puts
     on the other's Sovereigns, and what each side's cards bring (:func:`economy`). A game over
-    counts by who won, a little less for each turn since ``start`` (so a search takes the
-    quicker of two wins, and the slower of two losses)."""
+    counts by who won (:func:`decided`: a little less for each turn since ``start``), and so
+    does a last Sovereign that the side giving the next order can take (:func:`capturable`)."""
     seating = game.rules.seating
     side = seating.sides[seat]
+    turns = game.turn - (game.turn if start is None else start)
     if game.over:
-        if game.winner is None:
-            return 0.5
-        delay = LATER_WIN * (game.turn - (game.turn if start is None else start))
-        return 1.0 - delay if game.winner == side else delay
+        return 0.5 if game.winner is None else decided(game.winner == side, turns)
     position = game.position
     attacks = game.attack_map()
-    ours_next = not seating.are_enemies(game.active, seat)
+    ours_next = not seating.are_enemies(orders_next(game), seat)
     sovereigns = Counter(
         seating.sides[unit.owner] for _, unit in position.units() if unit.kind.is_sovereign
     )
@@ -354,8 +355,13 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
             # Each counts (so a search hunts the spare Kings an Heir or a promotion brings).
             score += sign * (SOVEREIGN + FLIGHT * min(2, flights(position, attacks, sq)))
             if position.would_be_threatened(sq, sq):
-                cost = LAST_SOVEREIGN if sovereigns[owner_side] == 1 else SPARE_IN_REACH
                 moves_next = ours_next == (sign > 0)  # else whether it is trapped is moot
+                last = sovereigns[owner_side] == 1
+                if last and not moves_next and capturable(position, attacks, sq):
+                    # The enemy takes it with its next order, after the playout's end: a won
+                    # game, not a lead the evaluation might weigh as less than a quiet one.
+                    return decided(sign < 0, turns + 1)
+                cost = LAST_SOVEREIGN if last else SPARE_IN_REACH
                 boxed = moves_next and trapped(position, attacks, sq)
                 in_reach[0 if sign > 0 else 1].append((cost, boxed))
         else:
@@ -375,7 +381,37 @@ def evaluate(game: Game, seat: int, start: int | None = None) -> float:
     for other in sorted(set(seating.sides)):
         ahead = max(0.0, lead if other == side else -lead)
         score += (1 if other == side else -1) * pressure(game, attacks, other, ahead)
-    return 0.5 + 0.5 * math.tanh(score / SPREAD)
+    return 0.5 + UNDECIDED * math.tanh(score / SPREAD)
+
+
+def orders_next(game: Game) -> int:
+    """The seat that gives the next order: the one whose turn it is while its order phase
+    lasts, else the next in turn (a side that has spent its orders cannot save a Sovereign
+    in reach, nor take one, before the enemy moves)."""
+    turn = game.this_turn
+    if turn.phase == ORDER and turn.orders > 0:
+        return game.active
+    return game.rules.next_seat(game, game.active)
+
+
+def decided(won: bool, turns: int) -> float:
+    """A game won (or lost) ``turns`` turns from the search's start: a win is worth a little
+    less for each turn it takes, a loss a little more (:data:`LATER_WIN`), so a search takes
+    the quicker of two wins and puts off a loss."""
+    return 1.0 - LATER_WIN * turns if won else LATER_WIN * turns
+
+
+def capturable(position: Position, attacks: AttackMap, sq: int) -> bool:
+    """Can an enemy take the Sovereign on ``sq`` (attacked) with an order: it is not protected
+    (Armor, Wish) and an attacker of it is free to take orders (not Mourning, False Orders)."""
+    target = position.board[sq]
+    if target is None or target.uncapturable:
+        return False
+    return any(
+        (unit := position.board[a]) is not None and not unit.frozen
+        for enemy in enemy_sides(position, sq)
+        for a in attacks.attackers(enemy, sq)
+    )
 
 
 def in_danger(in_reach: list[tuple[float, bool]], moves_next: bool) -> float:
