@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 
 from scenario import RULES, game
+from wire import WireDriver
 
 from crownp2p.core.decisions import decision_text
 from crownp2p.core.record import Record, verify
 from crownp2p.core.setup import Setup
 from crownp2p.shell.render import plain
-from crownp2p.shell.solo import SOLO_COMMANDS, LocalDriver, solo_table
+from crownp2p.shell.solo import LocalDriver, solo_table
 from crownp2p.shell.table import Table
 
 FIRST_GAME = Setup()
@@ -151,53 +152,6 @@ def test_the_toolbar_shows_phase_counts_and_gold():
 
 
 # -------------------------------------------------------------------- the networked seam
-
-
-class WireDriver:
-    """A driver whose other seat's decisions arrive from outside, as a networked one's do:
-    it applies every decision itself and tells the table of each step."""
-
-    seat = 0
-    who = {0: "you"}
-    commands = SOLO_COMMANDS
-    intro: list[str] = []
-    leaving_resigns = pending = False
-
-    def __init__(self, g):
-        self.game = g
-        self.record = Record.begin(g, state=g.to_json())
-        self.sent = []
-
-    @property
-    def over(self):
-        return self.game.over
-
-    def start(self, table):
-        self.table = table
-
-    def legal(self):
-        return self.game.legal() if self.game.prompt().seat == self.seat else []
-
-    def submit(self, decision):
-        self.sent.append(decision)
-        self.apply(decision)
-
-    def receive(self, decision):
-        self.apply(decision)
-        self.table.tell()
-
-    def apply(self, decision):
-        step = self.record.apply(self.game, decision)
-        self.table.observe(self.game, step)
-
-    def status(self):
-        return None
-
-    def leave(self):
-        pass
-
-    def clock(self):
-        return None
 
 
 def test_a_table_whose_opponent_is_outside():

@@ -11,12 +11,13 @@ from types import SimpleNamespace
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from scenario import RULES, game
+from wire import WireDriver
 
 from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
 from crownp2p.shell.cli import main
 from crownp2p.shell.render import plain
-from crownp2p.shell.solo import SOLO_COMMANDS, LocalDriver, solo_table
+from crownp2p.shell.solo import LocalDriver, solo_table
 from crownp2p.shell.table import Table
 from crownp2p.shell.terminal import run_lines, run_terminal
 from crownp2p.shell.turns import players_turn, renumbered, turn_limit
@@ -67,56 +68,9 @@ def test_a_line_typed_after_the_screen_showed_the_new_turn_is_played():
     assert table.game.this_turn.phase == "action"
 
 
-class Wire:
-    """A driver whose decisions arrive once the test delivers them, as a networked one's do
-    (the table types ahead meanwhile)."""
-
-    seat = 0
-    who = {0: "you"}
-    commands = SOLO_COMMANDS
-    intro: list[str] = []
-    leaving_resigns = False
-
-    def __init__(self, g):
-        self.game = g
-        self.record = Record.begin(g, state=g.to_json())
-        self.sent = []
-        self.pending = False
-
-    over = property(lambda self: self.game.over)
-
-    def start(self, table):
-        self.table = table
-
-    def legal(self):
-        mine = not self.pending and self.game.prompt().seat == self.seat
-        return self.game.legal() if mine else []
-
-    def submit(self, decision):
-        self.sent.append(decision)
-        self.pending = True
-
-    def deliver(self):
-        self.pending = False
-        self.table.observe(self.game, self.record.apply(self.game, self.sent[-1]))
-        if self.game.prompt().seat == self.seat:
-            decision = self.table.decide(self.game, self.seat)
-            if decision is not None:
-                self.submit(decision)
-
-    def status(self):
-        return None
-
-    def leave(self):
-        pass
-
-    def clock(self):
-        return None
-
-
 def test_lines_waiting_for_a_turn_that_ends_by_itself_are_dropped_at_once():
     g = game("4k3/8/8/8/8/8/4P3/4K3", deck=["Peon"] * 5, opp_deck=["Peon"] * 5)
-    wire = Wire(g)
+    wire = WireDriver(g, held=True)
     t = Table(wire)
     heard = []
     t.listen(heard.append)
@@ -181,7 +135,7 @@ def test_max_turns_counts_each_players_turns_and_says_so(capsys):
 
 def test_the_coming_loss_is_said_as_the_other_side_takes_the_last_sovereign():
     g = game("4k3/8/8/8/8/8/8/4K2q", active=1, hand=["Peon"], deck=["Peon"] * 5)
-    t = Table(Wire(g))
+    t = Table(WireDriver(g, held=True))
     heard = []
     t.listen(heard.append)
     (capture,) = [d for d in g.legal() if d[1:] == ("h1", "e1")]
