@@ -171,6 +171,13 @@ def test_an_unwritable_record_folder_is_one_sentence(tmp_path, monkeypatch) -> N
 # ---------------------------------------------------------------------- real processes
 
 
+def interruptible() -> None:
+    """In a child process: SIGINT stops it, as Ctrl-C does, even when the tests run with SIGINT
+    ignored (a shell ignores it for a job it starts in the background, and children inherit
+    that: such a host never heard the test's SIGINT)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_host(*argv: str) -> tuple[subprocess.Popen, dict]:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     host = subprocess.Popen(
@@ -179,6 +186,7 @@ def start_host(*argv: str) -> tuple[subprocess.Popen, dict]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=interruptible,
     )
     line = host.stdout.readline()
     assert line, host.stderr.read()
