@@ -56,7 +56,8 @@ ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent'
 # each step nearer than NEAR one of its units stands (a unit at the King's side: 6 steps).
 RING, APPROACH, NEAR = 0.4, 0.12, 7
 # The side ahead (by TRADE's share) presses harder by 1 + MOPUP times its lead: a side well
-# ahead that only waits lets the game run to the turn cap (a chess engine's "mop-up").
+# ahead that only waits lets the game run to the turn cap (a chess engine's "mop-up"). At 5, a
+# Pawn next to the King counted 5 Pawns, and moves that took material looked worse than that.
 MOPUP = 1.0
 # The playouts' policy: each step a unit marches nearer an enemy Sovereign, what a deploy counts
 # for less than the greedy bot gives it, and a march that attacks an enemy Sovereign or a square
@@ -330,10 +331,11 @@ class Playout(GreedyBot):
 def evaluate(game: Game, seat: int, start: int | None = None) -> float:
     """How good the game looks for ``seat``'s side, as a chance of winning in [0, 1]: material on
     the board (the Sovereigns too) and in the Barracks, Sovereigns in reach of an enemy (worse for
-    the side that does not move next, worst for a side's last one), the pressure each side puts
-    on the other's Sovereigns, and what each side's cards bring (:func:`economy`). A game over
-    counts by who won (:func:`decided`: a little less for each turn since ``start``), and so
-    does a last Sovereign that the side giving the next order can take (:func:`capturable`)."""
+    the side that does not give the next order, worst for a side's last one; :func:`in_danger`),
+    the pressure each side puts on the other's Sovereigns, and what each side's cards bring
+    (:func:`economy`). A game over counts by who won (:func:`decided`: a little less for each
+    turn since ``start``), and so does a last Sovereign that the side giving the next order can
+    take (:func:`capturable`)."""
     seating = game.rules.seating
     side = seating.sides[seat]
     turns = game.turn - (game.turn if start is None else start)
@@ -417,9 +419,9 @@ def capturable(position: Position, attacks: AttackMap, sq: int) -> bool:
 def in_danger(in_reach: list[tuple[float, bool]], moves_next: bool) -> float:
     """What a side stands to lose by its Sovereigns in an enemy's reach (what each would cost,
     and whether it is :func:`trapped`), in Pawns. One order takes one Sovereign, and one order
-    saves one: with its move next, a side flees with the dearest one it can (:data:`FLEE`, the
-    tempo it spends) and the enemy takes the dearest one left; with the enemy's move, it takes
-    the dearest one. (Counted for each one in reach, a side holding two Kings in reach gained
+    saves one: giving the next order, a side flees with the dearest one it can (:data:`FLEE`,
+    the tempo it spends) and the enemy takes the dearest one left; else the enemy takes the
+    dearest one. (Counted for each one in reach, a side holding two Kings in reach gained
     nothing by taking one, and held its threats to the turn cap.)"""
     can_flee = sorted(cost for cost, is_trapped in in_reach if not is_trapped)
     fled = can_flee.pop() if moves_next and can_flee else 0.0
