@@ -56,8 +56,9 @@ ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent'
 # each step nearer than NEAR one of its units stands (a unit at the King's side: 6 steps).
 RING, APPROACH, NEAR = 0.4, 0.12, 7
 # The side ahead (by TRADE's share) presses harder by 1 + MOPUP times its lead: a side well
-# ahead that only waits lets the game run to the turn cap (a chess engine's "mop-up"). At 5, a
-# Pawn next to the King counted 5 Pawns, and moves that took material looked worse than that.
+# ahead that only waits lets the game run to the turn cap (a chess engine's "mop-up"). At 5,
+# the side behind fears the enemy's approach more: it holds off a rush better, but games between
+# two search bots run about twice as long, more of them to the turn cap.
 MOPUP = 1.0
 # The playouts' policy: each step a unit marches nearer an enemy Sovereign, what a deploy counts
 # for less than the greedy bot gives it, and a march that attacks an enemy Sovereign or a square
