@@ -384,7 +384,7 @@ def test_a_sovereign_with_squares_to_flee_to_is_worth_more_than_a_boxed_one() ->
 def test_taking_one_of_two_forked_kings_beats_holding_the_fork() -> None:
     # A Rook on h8 attacks both gold Kings. The evaluation counted each King in reach as lost,
     # and the Rook's pressure on both, so taking one looked worse than a Pawn's step: two
-    # search bots held such forks for a hundred turns, to the turn cap.
+    # search bots held such a fork for thirty turns, and the game ran to the turn cap.
     taken = scenario_game(fen("Ke1 Pa2 Ra8 kh6", to_move=1), active=1)
     held = scenario_game(fen("Ke1 Pa3 Rh8 ka8 kh6", to_move=1), active=1)
     assert evaluate(taken, 0) > evaluate(held, 0)
