@@ -412,8 +412,7 @@ def capturable(position: Position, attacks: AttackMap, sq: int) -> bool:
         return False
     return any(
         (unit := position.board[a]) is not None and not unit.frozen
-        for enemy in enemy_sides(position, sq)
-        for a in attacks.attackers(enemy, sq)
+        for a in enemy_attackers(position, attacks, sq)
     )
 
 
@@ -434,7 +433,7 @@ def trapped(position: Position, attacks: AttackMap, sq: int) -> bool:
     """Is the attacked Sovereign on ``sq`` lost even with its side to move: no square to flee
     to out of reach, and no lone attacker its side could take? (A rider's line could still be
     blocked: the search finds that, this does not.)"""
-    attackers = [a for side in enemy_sides(position, sq) for a in attacks.attackers(side, sq)]
+    attackers = enemy_attackers(position, attacks, sq)
     if len(attackers) == 1 and attacks.threatened(attackers[0]):
         return False
     return all(position.would_be_threatened(sq, m.to) for m in position.unit_moves(sq))
@@ -447,6 +446,11 @@ def flights(position: Position, attacks: AttackMap, sq: int) -> int:
         not any(attacks.attackers(side, move.to) for side in enemies)
         for move in position.unit_moves(sq)
     )
+
+
+def enemy_attackers(position: Position, attacks: AttackMap, sq: int) -> list[int]:
+    """The squares of the enemy units that attack the unit on ``sq``, side by side."""
+    return [a for side in enemy_sides(position, sq) for a in attacks.attackers(side, sq)]
 
 
 def enemy_sides(position: Position, sq: int) -> list[int]:
