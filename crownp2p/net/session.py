@@ -657,9 +657,10 @@ class Session:
                     self._phase_message(seat, msg)
                     self._progress_phase()
                     return
-                if t in BETWEEN_GAMES and self.keep_links and len(self.later) < self.info.players:
+                if t in BETWEEN_GAMES and len(self.later) < self.info.players:
                     # For the evening's next game: a peer whose game ended before ours says
-                    # yes before we are done (one a seat; the rematch refuses a second).
+                    # yes before we are done (one a seat; the rematch refuses a second). A table
+                    # of one game keeps it too: our `leave` at the end answers it.
                     self.later.append(item)
                     return
                 if t == "sync" and self.phase == "host" and ls.started and not ls.synced[seat]:

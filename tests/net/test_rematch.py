@@ -7,7 +7,7 @@ from tables import Table, wait_until
 
 from crownp2p.core.record import Record, verify
 from crownp2p.net import rematch
-from crownp2p.net.events import Ended, EveningOver, Event, Score, Seated
+from crownp2p.net.events import Ended, EveningOver, Event, PeerError, Score, Seated, StepApplied
 from crownp2p.net.messages import make
 from crownp2p.net.rematch import always
 from crownp2p.net.session import Session
@@ -23,11 +23,17 @@ def answers(*said: bool):
     return again
 
 
-async def evening(table: Table, host_again, join_again) -> dict[str, list[Event]]:
-    """Host and join every seat with the given answers (the joiners' alike); each peer's
-    events, by its name."""
+async def evening(
+    table: Table, host_again, join_again, heard=lambda event: None
+) -> dict[str, list[Event]]:
+    """Host and join every seat with the given answers (the joiners' alike; None: one game);
+    each peer's events, by its name. The joiners' events are also ``heard``."""
     names = ["host"] + [f"joiner{order}" for order in range(1, table.players)]
     seen: dict[str, list[Event]] = {name: [] for name in names}
+
+    def telling(name: str):
+        return lambda event: (seen[name].append(event), heard(event))
+
     async with trio.open_nursery() as nursery:
         table.ready = await nursery.start(
             lambda task_status: table.host(
@@ -41,7 +47,7 @@ async def evening(table: Table, host_again, join_again) -> dict[str, list[Event]
                     table.ready.port,
                     task_status=task_status,
                     again=join_again,
-                    on_event=seen[f"joiner{order}"].append,
+                    on_event=telling(f"joiner{order}"),
                 )
             )
     return seen
@@ -208,3 +214,26 @@ async def test_a_next_game_whose_seats_do_not_follow_from_the_draw_is_refused(
     assert [e.reason for e in joiner if isinstance(e, EveningOver)] == [
         "the host's next game cannot be played here: the seats do not follow from the seating draw"
     ]
+
+
+async def test_a_table_of_one_game_keeps_a_yes_that_comes_before_its_game_ends(rules2) -> None:
+    # A bot joining `crownp2p host --bot …` (one game) says yes as soon as its own game ends,
+    # which may be a step before the host's: that is no fault, only a question the host's
+    # goodbye answers. Here the joiner's yes comes mid-game, the earliest it could.
+    sessions: list[Session] = []
+    sent: list[int] = []
+
+    def yes_early(event: Event) -> None:
+        if isinstance(event, StepApplied) and not sent:
+            session = sessions[-1]
+            session.hub.send(session.info.host, make("again", commit=bytes(32)))
+            sent.append(event.step.seq)
+
+    with trio.fail_after(30):
+        table = Table(rules2, bot="random", seed=3, max_turns=20)
+        table.sessions = _Recorder(sessions)
+        got = await evening(table, None, always, heard=yes_early)
+    host, joiner = got["host"], got["joiner1"]
+    assert sent
+    assert [e for e in host if isinstance(e, PeerError)] == []
+    assert ended(host)[0].final_hash == ended(joiner)[0].final_hash
