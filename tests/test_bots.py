@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from scenario import fen
+from scenario import game as scenario_game
 
 from crownp2p.bots import BOT_NAMES, make_bot
+from crownp2p.bots.greedy import GreedyBot
 from crownp2p.bots.selfplay import play_game
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.setup import Setup
@@ -50,3 +53,11 @@ def test_greedy_beats_random_most_of_the_time() -> None:
 def test_an_unknown_bot_is_one_clear_error() -> None:
     with pytest.raises(ValueError, match="no bot called 'clever'"):
         make_bot("clever")
+
+
+def test_greedy_takes_the_unit_that_attacks_its_king_rather_than_flee() -> None:
+    # Blue's King is in reach of a Queen no one protects: fleeing saves it, and so does taking
+    # the Queen, which wins her too. The greedy scoring fled (as did the search's playouts, made
+    # of it: a search then saw a Queen of its own left next to the enemy King as safe).
+    game = scenario_game(fen("Kg6 qg5 ke8"), hand=["Peon"] * 5, deck=["Peon"] * 5)
+    assert GreedyBot(0).decide(game, 0) == ("attack", "g6", "g5")

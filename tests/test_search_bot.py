@@ -431,3 +431,19 @@ def test_the_next_order_is_the_active_seats_until_its_order_phase_ends() -> None
     marched = scenario_game(fen("Ke1 ke8 rh1"), phase="action")
     ordering = scenario_game(fen("Ke1 ke8 rh1"))
     assert evaluate(marched, 0) < evaluate(ordering, 0)
+
+
+def test_the_search_does_not_leave_its_queen_to_the_enemy_king() -> None:
+    # From a game between two search bots: gold's new Queen marched next to blue's lone King,
+    # which took her. The playouts had blue's King flee instead of taking her (see greedy's
+    # test), so the search counted the Queen as safe there, and the King as hunted.
+    game = scenario_game(
+        fen("Kg6 qc1 ke6 pa7 tb7", to_move=1),
+        active=1,
+        hand=["Peon"] * 5,
+        deck=["Peon"] * 5,
+        opp_hand=["Peon"] * 5,
+        opp_deck=["Peon"] * 5,
+    )
+    choice = SearchBot(3, iterations=140).decide(game, 1)
+    assert choice not in (("march", "c1", "g5"), ("march", "c1", "h6")), choice

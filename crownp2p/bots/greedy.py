@@ -84,14 +84,25 @@ class GreedyBot(Bot):
         gain = unit_value(target.kind.name, game) if target else 0.0
         if target is None:  # a Charger running through: count what lies on its path
             gain = 2.0
-        risk = 0.0
+        risk = escape = 0.0
         if mover is not None and mover.owner == seat:
             frm, to = parse_square(d[1]), parse_square(d[2])
-            if target is not None and frm != to and game.position.would_be_threatened(frm, to):
-                risk = unit_value(mover.kind.name, game)
+            if target is not None and frm != to:
+                if game.position.would_be_threatened(frm, to):
+                    risk = unit_value(mover.kind.name, game)
+                else:  # taking its attacker saves a unit as well as fleeing would
+                    escape = self._escape(game, mover, frm)
         elif mover is not None:  # False Orders: an enemy unit of ours to move
             gain = -unit_value(target.kind.name, game) if target else 0.0
-        return 100.0 + 10 * gain - 9 * risk
+        return 100.0 + 10 * gain - 9 * risk + escape
+
+    def _escape(self, game: Game, mover: Unit, frm: int) -> float:
+        """What getting ``mover`` out of an enemy's reach is worth, if it is in one now: a
+        Sovereign's above any capture."""
+        if not game.position.would_be_threatened(frm, frm):
+            return 0.0
+        value = min(unit_value(mover.kind.name, game), 100.0)
+        return 50.0 + value * (5 if mover.kind.is_sovereign else 1)
 
     def _score_march(self, game: Game, seat: int, d: Decision) -> float:
         mover = self._unit(game, d[1])
@@ -101,11 +112,8 @@ class GreedyBot(Bot):
         value = unit_value(mover.kind.name, game)
         if mover.owner != seat:  # moving an enemy unit (False Orders): into danger is good
             return 5.0 if game.position.would_be_threatened(frm, to) else 1.0
-        danger_now = game.position.would_be_threatened(frm, frm)
         danger_then = frm != to and game.position.would_be_threatened(frm, to)
-        score = 0.0
-        if danger_now and not danger_then:
-            score += 50.0 + min(value, 100.0) * (5 if mover.kind.is_sovereign else 1)
+        score = 0.0 if danger_then else self._escape(game, mover, frm)
         if danger_then:
             score -= 8 * min(value, 100.0) * (10 if mover.kind.is_sovereign else 1)
         if mover.kind.is_sovereign:
