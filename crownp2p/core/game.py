@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple, cast
 
 import msgpack  # type: ignore[import-untyped]
@@ -80,6 +81,11 @@ class Game(Mechanics):
         self._attacks: AttackMap | None = None  # attack_map() until the next decision
         # The groups of the phase's decisions not listed yet (see _only_end).
         self._unlisted: Iterator[dict[Decision, Any]] | None = None
+        # The steps of a frame's card and effect, looked up several times a decision (the
+        # rules' cards are fixed, so a copy of the game shares the table).
+        self._frame_steps: Memo[tuple[str, int], tuple[EffectStep, ...]] = Memo(
+            partial(_effect_steps, rules)
+        )
         if not _empty:
             self._start()
 
@@ -596,15 +602,21 @@ class Game(Mechanics):
     # ================================================================ steps
 
     def _steps(self, frame: Frame) -> tuple[EffectStep, ...]:
-        if frame.card.startswith("#"):
-            return SYSTEM_STEPS[frame.card]
-        steps = self.card_type(frame.card).effects[frame.effect].steps
-        # cards.py, below the steps, knows a card's steps only by the keys they share
-        # (cards.CardStep); every step a card is made of is an EffectStep.
-        return cast("tuple[EffectStep, ...]", steps)
+        return self._frame_steps[frame.card, frame.effect]
 
     def _step(self, frame: Frame) -> EffectStep:
         return self._steps(frame)[frame.pc]
+
+
+def _effect_steps(rules: Rules, frame: tuple[str, int]) -> tuple[EffectStep, ...]:
+    """The steps a frame of this card (a system frame's "#" name) and effect runs."""
+    card, effect = frame
+    if card.startswith("#"):
+        return SYSTEM_STEPS[card]
+    steps = rules.cards.get(card).effects[effect].steps
+    # cards.py, below the steps, knows a card's steps only by the keys they share
+    # (cards.CardStep); every step a card is made of is an EffectStep.
+    return cast("tuple[EffectStep, ...]", steps)
 
 
 def _move_offer(move: UnitMove) -> tuple[Decision, tuple[str, UnitMove]]:

@@ -458,17 +458,19 @@ class OrderUnit(Choice):
     def writes(self) -> tuple[Key[Any], ...]:
         return (self.remember,) if self.remember else ()
 
-    def _units(self, g: Mechanics, f: Frame) -> list[int]:
+    def _units(self, g: Mechanics, f: Frame) -> Iterator[int]:
+        """The squares of the units the order may move, in board order, one at a time: a
+        probe of the card (``possible``) stops at the first that can go somewhere."""
         board = g.position.board
         if self.same:
             sq = f.get(self.same, -1)
-            return [sq] if sq >= 0 and board[sq] is not None else []
-        return [
-            sq
-            for sq in g.orderable(f.seat, f.as_order, own=not self.enemy)
-            if _class_ok(unit := g.unit_at(sq), self.cls)
-            and (not self.enemy or self._is_target(g, f, unit))
-        ]
+            if sq >= 0 and board[sq] is not None:
+                yield sq
+            return
+        for sq in g.orderable(f.seat, f.as_order, own=not self.enemy):
+            unit = g.unit_at(sq)
+            if _class_ok(unit, self.cls) and (not self.enemy or self._is_target(g, f, unit)):
+                yield sq
 
     @staticmethod
     def _is_target(g: Mechanics, f: Frame, unit: Unit) -> bool:
