@@ -74,14 +74,27 @@ def test_hint_through_the_pipe_and_the_prompt():
     assert "hint: " in said and " - " in said.split("hint: ")[1].splitlines()[0]
     assert "Usage: hint (it takes no words)." in said
 
+    # At the prompt, the search runs beside it: a line typed meanwhile is answered at once,
+    # and the hint is told when it comes.
     table = solo_table(RULES, Setup(), seat=0, bot="greedy", seed=2)
-    replies = []
+    table.driver.think = 1.0  # a search long enough that the next line comes before it ends
+    said = []
     handle = table.handle
-    table.handle = lambda line: replies.append(handle(line)) or replies[-1]
+    table.handle = lambda line: said.append(handle(line)) or said[-1]
     with create_pipe_input() as pipe:
-        pipe.send_text("hint" + ENTER + "quit" + ENTER)
+
+        def heard(reply) -> None:
+            said.append(reply)
+            if reply.lines and reply.lines[0].startswith("hint: "):
+                pipe.send_text("quit" + ENTER)
+
+        table.listen(heard)
+        pipe.send_text("hint" + ENTER + "hint" + ENTER + "log 1" + ENTER)
         assert run_terminal(table, input=pipe, output=DummyOutput(), think_aside=True) == 0
-    assert replies[0].lines[0].startswith("hint: ")
+    lines = [reply.lines[0] for reply in said if reply.lines]
+    assert lines[:2] == ["Thinking of a hint…", "A hint is on its way."]
+    hinted = next(n for n, line in enumerate(lines) if line.startswith("hint: "))
+    assert hinted > 2  # `log 1` was answered before the hint came
     assert all(step.seat != 0 for step in table.record.steps)  # the hint was not played
 
 

@@ -7,7 +7,12 @@ its words and returns a :class:`Reply`, the lines to print.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import shlex
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from ..core.board import parse_square, square_name
@@ -20,6 +25,8 @@ from .parser import InputError, find_name, sentence
 from .reply import Reply, ShellCommand, distinct_commands
 from .table import Table
 from .turns import renumbered
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "BOARD",
@@ -191,25 +198,65 @@ def quoted(path: Path) -> str:
 def hint(table: Table) -> Decision:
     """The search bot's choice for the person's decision now: from their seat's view only,
     within the table's think budget (else the normal level's), seeded by the step."""
+    return _hint_search(table)()
+
+
+def _hint_search(table: Table) -> Callable[[], Decision]:
+    """The hint's search, ready to run on a copy of the game (in any thread)."""
     from ..bots import THINK, make_bot
 
     think = table.driver.think if table.driver.think is not None else THINK["normal"]
     bot = make_bot("normal", f"hint:{len(table.record.steps)}", think=think)
-    return bot.decide(table.game.clone(), table.seat)
+    game, seat = table.game.clone(), table.seat
+    return lambda: bot.decide(game, seat)
 
 
 def _hint(table: Table, args: list[str]) -> Reply:
-    """The hint and why; it is not played."""
-    from ..bots.explain import named, why
-
+    """The hint and why; it is not played. With the terminal's loop running, the search runs
+    in a worker thread and the hint is told when it comes, so typing never waits for it."""
     if args:
         return Reply(["Usage: hint (it takes no words)."])
     if not table.legal():
         return Reply(["There is nothing for you to decide now: ask for a hint on your turn."])
-    game = table.game
-    decision = hint(table)
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no loop (lines from a pipe): the answer comes at once
+        return Reply([_hint_line(table, hint(table))])
+    if table.hinting:
+        return Reply(["A hint is on its way."])
+    from .terminal import schedule_guarded
+
+    table.hinting = True
+    search, steps = _hint_search(table), len(table.record.steps)
+    schedule = schedule_guarded(loop)  # a failure in telling it is said as a typed line's is
+
+    def told(decision: Decision | Exception) -> None:  # on the loop, once the search is done
+        table.hinting = False
+        if isinstance(decision, Exception):
+            log.debug("the hint's search failed", exc_info=decision)
+            table.notify(Reply([f"No hint this time: its search failed ({decision})."]))
+        elif not table.leaving and len(table.record.steps) == steps and table.legal():
+            table.notify(Reply([_hint_line(table, decision)]))
+        # else the decision it was for is made: the hint is moot
+
+    def work() -> None:
+        try:
+            decision: Decision | Exception = search()
+        except Exception as err:  # noqa: BLE001 - one sentence at the prompt, not a traceback
+            decision = err
+        with contextlib.suppress(RuntimeError):  # the loop has closed: no one to tell
+            schedule(lambda: told(decision))
+
+    threading.Thread(target=work, name="hint", daemon=True).start()
+    dots = "…" if table.unicode else "..."
+    return Reply([f"Thinking of a hint{dots}"])
+
+
+def _hint_line(table: Table, decision: Decision) -> str:
+    from ..bots.explain import named, why
+
     dash = "—" if table.unicode else "-"
-    return Reply([f"hint: {named(game, decision)} {dash} {why(game, table.seat, decision)}"])
+    return f"hint: {named(table.game, decision)} {dash} {why(table.game, table.seat, decision)}"
 
 
 def _quit(table: Table, args: list[str]) -> Reply:

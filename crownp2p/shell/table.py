@@ -182,6 +182,7 @@ class Table:
         self.unicode = unicode
         self.saved = False
         self.leaving = False  # the person has left (the terminal is closed)
+        self.hinting = False  # a `hint` is being worked out beside the prompt
         self.treasure_all = False  # `treasure all`: the next Treasure is the person's answer
         self.ahead: list[str] = []  # lines typed while our last decision was on its way
         self.ahead_turn = 0  # the turn they were typed in

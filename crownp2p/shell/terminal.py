@@ -212,14 +212,14 @@ async def _terminal(
     until it ends (then no thread of it is left)."""
     if not think_aside:
         return await _layout(shell, pressed, before_prompt, full_screen)
-    shell.think_aside(_schedule_guarded(asyncio.get_running_loop()))
+    shell.think_aside(schedule_guarded(asyncio.get_running_loop()))
     try:
         return await _layout(shell, pressed, before_prompt, full_screen)
     finally:
         shell.think_aside(None)
 
 
-def _schedule_guarded(loop: asyncio.AbstractEventLoop) -> Callable[[Callable[[], None]], Any]:
+def schedule_guarded(loop: asyncio.AbstractEventLoop) -> Callable[[Callable[[], None]], Any]:
     """``schedule(job)``: run ``job`` on ``loop`` (callable from any thread). An error in it
     ends the prompt as one in a typed line does, so it is said in one sentence."""
     from prompt_toolkit.application import get_app_or_none
