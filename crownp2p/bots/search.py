@@ -98,6 +98,11 @@ SPREAD = 20.0  # the lead, in Pawns, that makes a game 0.5 + UNDECIDED * tanh(1)
 # How far from even an undecided game may look: short of any decided one (see decided()), so a
 # forced win past the playout's end is never worth less than a great lead.
 UNDECIDED = 0.4
+# A side well ahead (by the evaluation, AHEAD or more) does not leave the board as its orders
+# have left it REPEATS times before: a Rook fleeing back and forth from the King that chases it,
+# or two sides passing their orders, leaves a won game to the turn cap (as a chess engine
+# counts a repetition as a draw). The side behind may repeat: that is its way to hold.
+REPEATS, AHEAD = 2, 0.6
 
 
 def iterations_for(seconds: float) -> int:
@@ -122,6 +127,7 @@ class SearchBot(Bot):
         self.greedy.rng = self.rng  # one random state: putting it back (solo's undo) replays
         self.tops = KnownTops()
         self.seat: int | None = None
+        self.left: Counter[Board] = Counter()  # the boards our orders left, and how often
 
     def decide(self, game: Game, seat: int) -> Decision:
         self.seat = seat
@@ -137,12 +143,27 @@ class SearchBot(Bot):
         sample = determinize(game.rules, view, seed, self.tops)
         iterations = scaled(self.iterations, sample)  # (the board is public: the sample's is true)
         candidates = self.candidates(sample, legal, iterations)
+        ordering = sample.this_turn.phase == ORDER
+        if ordering:
+            candidates = self.fresh(sample, seat, candidates)
         if len(candidates) == 1:
-            return candidates[0]
-        root = Root(game.rules, view, candidates, self.tops)
-        tallies = search(root, seed, iterations, self.workers)
-        best = max(range(len(candidates)), key=lambda k: (tallies[k][0], tallies[k][1], -k))
-        return candidates[best]
+            choice = candidates[0]
+        else:
+            root = Root(game.rules, view, candidates, self.tops)
+            tallies = search(root, seed, iterations, self.workers)
+            best = max(range(len(candidates)), key=lambda k: (tallies[k][0], tallies[k][1], -k))
+            choice = candidates[best]
+        if ordering:
+            self.left[board(after(sample, choice))] += 1
+        return choice
+
+    def fresh(self, sample: Game, seat: int, candidates: list[Decision]) -> list[Decision]:
+        """The candidates, but for a side well ahead not those that leave a board our orders
+        have left :data:`REPEATS` times already (all of them if every one does)."""
+        if evaluate(sample, seat) < AHEAD:
+            return candidates
+        new = [c for c in candidates if self.left[board(after(sample, c))] < REPEATS]
+        return new or candidates
 
     def candidates(self, sample: Game, legal: list[Decision], iterations: int) -> list[Decision]:
         """The decisions worth searching: the greedy scoring's best few (scored on a sample:
@@ -172,6 +193,14 @@ class SearchBot(Bot):
             self.tops.put(self.seat, name)
         elif verb == "keep" and len(game.rules.opponents(self.seat)) == 1:
             self.tops.put(game.rules.opponents(self.seat)[0], name)
+
+
+Board = tuple[tuple[int, str, int], ...]  # each unit's square, type and owner
+
+
+def board(game: Game) -> Board:
+    """The units on the board, as a key: what a repetition repeats."""
+    return tuple((sq, unit.kind.name, unit.owner) for sq, unit in game.position.units())
 
 
 def after(game: Game, decision: Decision) -> Game:
