@@ -14,6 +14,7 @@ from crownp2p.bots.search import (
     BARRACKS,
     GOLD,
     QUEUE,
+    REPEATS,
     SHORT,
     SPARE_SOVEREIGN,
     SPREAD,
@@ -24,6 +25,8 @@ from crownp2p.bots.search import (
     Playout,
     Root,
     SearchBot,
+    after,
+    board,
     buying_power,
     decided,
     distance,
@@ -447,3 +450,28 @@ def test_the_search_does_not_leave_its_queen_to_the_enemy_king() -> None:
     )
     choice = SearchBot(3, iterations=140).decide(game, 1)
     assert choice not in (("march", "c1", "g5"), ("march", "c1", "h6")), choice
+
+
+def test_a_side_well_ahead_does_not_leave_the_same_board_again_and_again() -> None:
+    # From a game between two search bots: blue's Rook fled from gold's King, back and forth
+    # between c6 and f6, for seventy turns, with nine more blue units on the board.
+    hands = {"hand": ["Peon"] * 5, "deck": ["Peon"] * 5}
+    ahead = scenario_game(fen("Kc3 Kd1 Ba1 Ye1 Yg1 Pe2 Pe3 Tc2 Th2 Rc6 kd7 nh8"), **hands)
+    first = SearchBot(3, iterations=60).decide(ahead, 0)
+    again = SearchBot(3, iterations=60)
+    again.left[board(after(ahead, first))] = REPEATS  # it has left that board twice already
+    assert again.decide(ahead, 0) != first
+    # Behind, a repetition is its way to hold: it repeats.
+    behind = scenario_game(fen("Kc3 Rc6 qa7 qb7 qh7 kh8"), **hands)
+    first = SearchBot(3, iterations=60).decide(behind, 0)
+    again = SearchBot(3, iterations=60)
+    again.left[board(after(behind, first))] = REPEATS
+    assert again.decide(behind, 0) == first
+
+
+def test_a_search_bot_remembers_the_boards_its_orders_leave() -> None:
+    hands = {"hand": ["Peon"] * 5, "deck": ["Peon"] * 5}
+    game = scenario_game(fen("Ke1 Ra1 ke8"), **hands)
+    bot = SearchBot(3, iterations=30)
+    choice = bot.decide(game, 0)
+    assert bot.left == {board(after(game, choice)): 1}
