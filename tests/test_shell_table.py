@@ -100,6 +100,19 @@ def test_undo_takes_back_the_line_and_the_bots_reply_and_replays_the_same():
     assert t.game.turn == 1 and t.game.this_turn.phase == "order"
 
 
+def test_undo_puts_back_what_a_search_bot_remembers():
+    # The search bot remembers the boards its orders left (a side well ahead does not leave
+    # one a third time): `undo` puts that back with its random state, or it could decide
+    # otherwise the second time.
+    t = solo(bot="normal", seed=5)
+    bot = t.driver.bot
+    before = bot.memory()
+    scripted(t, "end", "end", "treasure all", "end")
+    assert bot.left and bot.memory() != before  # its turn's orders are remembered
+    scripted(t, "undo", "undo", "undo")
+    assert bot.memory() == before
+
+
 def test_order_n_of_m_counts_the_orders_a_card_adds():
     g = game(
         "4k3/8/8/8/8/8/4P3/R3K3",  # a Heavy Rook for Sanctuary

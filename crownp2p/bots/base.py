@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..core.decisions import Decision
 from ..core.game import Game
@@ -24,6 +25,14 @@ class Bot:
 
     def observe(self, game: Game, step: Step) -> None:
         """Bots that keep no memory of the game need not be told of its steps."""
+
+    def memory(self) -> Any:
+        """What the bot carries from one decision to the next (its random state), for
+        :meth:`recall` to put back (solo's `undo`), so that it decides again as it did."""
+        return self.rng.getstate()
+
+    def recall(self, memory: Any) -> None:
+        self.rng.setstate(memory)
 
 
 class RandomBot(Bot):

@@ -157,6 +157,14 @@ class SearchBot(Bot):
             self.left[board(after(sample, choice))] += 1
         return choice
 
+    def memory(self) -> Any:
+        return super().memory(), Counter(self.left)
+
+    def recall(self, memory: Any) -> None:
+        state, left = memory
+        super().recall(state)
+        self.left = Counter(left)
+
     def fresh(self, sample: Game, seat: int, candidates: list[Decision]) -> list[Decision]:
         """The candidates, but for a side well ahead not those that leave a board our orders
         have left :data:`REPEATS` times already (all of them if every one does)."""

@@ -52,7 +52,8 @@ __all__ = [
 
 @dataclass
 class Line:
-    """Where one of the person's lines began: the step, and the bot's random state then."""
+    """Where one of the person's lines began: the step, the chance seeds used and the bot's memory
+    then (Bot.memory)."""
 
     step: int
     seeds_used: int
@@ -170,7 +171,7 @@ class LocalDriver:
         """The person's line: its decision, then the game runs on to their next one."""
         assert self.play is not None
         steps = len(self._record.steps)
-        self.lines.append(Line(steps, self.chance.used, self.bot.rng.getstate()))
+        self.lines.append(Line(steps, self.chance.used, self.bot.memory()))
         self.play.apply(decision)
         self.play.run()
 
@@ -188,7 +189,7 @@ class LocalDriver:
         later = record.steps[line.step :]
         taken = [decision_text(s.decision) for s in later if s.seat == self.seat]
         del record.steps[line.step :]
-        self.bot.rng.setstate(line.bot_state)
+        self.bot.recall(line.bot_state)
         self.chance.rewind(line.seeds_used)
         table = self.table
         for game, step in record.replay(self.rules, check=False):  # steps checked as made
