@@ -157,9 +157,9 @@ def _timeouts(args: argparse.Namespace) -> Timeouts:
 
 def _spare_the_game() -> None:
     """Leave what this process made before the game (the modules, the engine's tables, the
-    links: some 55,000 objects, all kept to the end) out of the garbage collector's full
-    passes. Each of those passes took 40-50 ms, and two fell inside a game, stopping the peer
-    that was to decide; in a game the collector now walks only what the game made."""
+    links: some 55,000 objects, nearly all kept to the end) out of the garbage collector's
+    full passes. Each of those passes took 40-50 ms, and two fell inside a game, stopping the
+    peer that was to decide; in a game the collector now walks only what the game made."""
     gc.freeze()
 
 
