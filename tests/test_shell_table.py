@@ -102,8 +102,8 @@ def test_undo_takes_back_the_line_and_the_bots_reply_and_replays_the_same():
 
 def test_undo_puts_back_what_a_search_bot_remembers():
     # The search bot remembers the boards its orders left (a side well ahead does not leave
-    # one a third time): `undo` puts that back with its random state, or it could decide
-    # otherwise the second time.
+    # one a third time) and the cards it knows lie on top of each deck: `undo` puts those back
+    # with its random state, or it could decide otherwise the second time.
     t = solo(bot="normal", seed=5)
     bot = t.driver.bot
     before = bot.memory()

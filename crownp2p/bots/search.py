@@ -158,12 +158,17 @@ class SearchBot(Bot):
         return choice
 
     def memory(self) -> Any:
-        return super().memory(), Counter(self.left)
+        """Besides the random state: the boards our orders left, and the cards known to lie
+        on top of each deck."""
+        tops = {seat: list(cards) for seat, cards in self.tops.tops.items()}
+        return super().memory(), Counter(self.left), tops, dict(self.tops.sizes)
 
     def recall(self, memory: Any) -> None:
-        state, left = memory
+        state, left, tops, sizes = memory
         super().recall(state)
         self.left = Counter(left)
+        self.tops.tops = {seat: list(cards) for seat, cards in tops.items()}
+        self.tops.sizes = dict(sizes)
 
     def fresh(self, sample: Game, seat: int, candidates: list[Decision]) -> list[Decision]:
         """The candidates, but for a side well ahead not those that leave a board our orders
