@@ -22,6 +22,7 @@ deal a game from, and those steps are small choices.
 
 from __future__ import annotations
 
+import copy
 import math
 import multiprocessing
 import random
@@ -160,15 +161,13 @@ class SearchBot(Bot):
     def memory(self) -> Any:
         """Besides the random state: the boards our orders left, and the cards known to lie
         on top of each deck."""
-        tops = {seat: list(cards) for seat, cards in self.tops.tops.items()}
-        return super().memory(), Counter(self.left), tops, dict(self.tops.sizes)
+        return super().memory(), Counter(self.left), copy.deepcopy(self.tops)
 
     def recall(self, memory: Any) -> None:
-        state, left, tops, sizes = memory
+        state, left, tops = memory
         super().recall(state)
         self.left = Counter(left)
-        self.tops.tops = {seat: list(cards) for seat, cards in tops.items()}
-        self.tops.sizes = dict(sizes)
+        self.tops = copy.deepcopy(tops)
 
     def fresh(self, sample: Game, seat: int, candidates: list[Decision]) -> list[Decision]:
         """The candidates, but for a side well ahead not those that leave a board our orders

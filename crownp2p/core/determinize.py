@@ -10,6 +10,7 @@ cannot tell from the true one. Two true games with the same view give the same s
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from .game import Game
@@ -19,14 +20,14 @@ from .rules import Rules
 _VIEW_ONLY = ("seat", "prompt", "legal")
 
 
+@dataclass
 class KnownTops:
     """The cards a seat knows lie on top of each deck, top first; ``None`` marks a card put
     there that it did not see. Fed the deck sizes of each view after a step (:meth:`update`)
     and what the seat itself put on top (:meth:`put`)."""
 
-    def __init__(self) -> None:
-        self.tops: dict[int, list[str | None]] = {}
-        self.sizes: dict[int, int] = {}
+    tops: dict[int, list[str | None]] = field(default_factory=dict)
+    sizes: dict[int, int] = field(default_factory=dict)
 
     def update(self, view: dict[str, Any], *, shuffled: bool) -> None:
         """Cards leave a deck only from its top; a deck that grew by a shuffle is all new."""
