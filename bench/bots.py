@@ -17,7 +17,9 @@ beating, beats greedy in 75% (rush:greedy), near the four games in five the issu
 fixed plan win. A goal counts as shown only when the interval's lower end reaches it.
 ``--workers`` plays that many games at once, in processes (each bot on one core). ``--out``
 keeps each game as a JSON line as it ends, so a long match can be played in parts
-(``--first-seed``) and reported together (``--report``). The last line is JSON.
+(``--first-seed``) and reported together (``--report``). ``--records DIR`` keeps each
+unfinished game's record there (``MATCH-SEED.jsonl``, the level's seat in it), to step through
+with ``crownp2p replay`` and see why it reached the cap. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from crownp2p.core.decisions import Decision
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.play import Decider, Play, Seeds
 from crownp2p.core.position import AttackMap, Position
-from crownp2p.core.record import Step
+from crownp2p.core.record import Record, Step
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
 
@@ -171,8 +173,11 @@ def bot(name: str, seed: str, think: float | None) -> Bot:
     return RushBot(seed) if name == "rush" else make_bot(name, seed, think=think)
 
 
-def play(match: str, seed: int, think: float | None, max_turns: int) -> dict[str, Any]:
-    """One game of ``match``; the level sits in seat ``seed % 2``."""
+def play(
+    match: str, seed: int, think: float | None, max_turns: int, records: Path | None = None
+) -> dict[str, Any]:
+    """One game of ``match``; the level sits in seat ``seed % 2``. Unfinished, its record is
+    saved in ``records`` (a directory), when one is given."""
     level, opponent = match.split(":")
     rules = standard_rules()
     game = Game(rules, Setup())
@@ -185,7 +190,10 @@ def play(match: str, seed: int, think: float | None, max_turns: int) -> dict[str
     }
     deciders[seat] = Timed(deciders[seat], times, walls)
     deciders[CHANCE] = Seeds(seed)
-    Play(game, deciders, max_turns=max_turns).run()
+    record = Record.begin(game, bots=names, seed=seed) if records else None
+    Play(game, deciders, record=record, max_turns=max_turns).run()
+    if record is not None and records is not None and not game.over:
+        record.save(records / f"{match.replace(':', '-')}-{seed}.jsonl")
     return {
         "match": match,
         "seed": seed,
@@ -267,6 +275,9 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="add a JSON line for each game to this file")
     parser.add_argument(
+        "--records", type=Path, metavar="DIR", help="keep the unfinished games' records in DIR"
+    )
+    parser.add_argument(
         "--report", type=Path, nargs="+", metavar="FILE", help="report the games kept in FILEs"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="a line for each game")
@@ -279,11 +290,15 @@ def main() -> None:
         print(json.dumps([report(match, games) for match, games in by_match.items()]))
         return
     matches = args.match or MATCHES
+    if args.records:
+        args.records.mkdir(parents=True, exist_ok=True)
     seeds = range(args.first_seed, args.first_seed + args.games)
     results = []
     with ProcessPoolExecutor(args.workers) as pool:
         for match in matches:
-            jobs = [pool.submit(play, match, s, args.think, args.max_turns) for s in seeds]
+            jobs = [
+                pool.submit(play, match, s, args.think, args.max_turns, args.records) for s in seeds
+            ]
             games = []
             for job in jobs:
                 games.append(job.result())

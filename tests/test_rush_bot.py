@@ -11,6 +11,7 @@ from types import ModuleType
 from crownp2p.bots.greedy import GreedyBot
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.record import Record
 from crownp2p.core.setup import Setup
 from crownp2p.core.shuffle import SeedSource
 from crownp2p.core.standard import standard_rules
@@ -67,3 +68,17 @@ def test_the_rush_trains_only_into_an_empty_barracks_and_keeps_its_peons() -> No
     trained = [(d[1], waiting) for d, waiting in made if d[0] == "train"]
     assert trained
     assert all(waiting == 0 and card != "Peon" for card, waiting in trained)
+
+
+def test_an_unfinished_bench_game_keeps_a_record_that_replays_it(tmp_path: Path) -> None:
+    # `bench/bots.py --records DIR`: a game at the turn cap is kept, to see why it got there.
+    bench = bench_bots()
+    capped = bench.play("easy:random", 4, None, 6, tmp_path)
+    finished = bench.play("easy:random", 4, None, 0, tmp_path)
+    assert not capped["over"] and finished["over"]
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert kept == ["easy-random-4.jsonl"]  # the finished game left none
+    record = Record.load(tmp_path / kept[0])
+    *_, (game, step) = record.replay(RULES)  # every hash checked on the way
+    assert step is not None and game.turn == capped["turns"]
+    assert record.meta == {"bots": ["easy", "random"], "seed": 4}
