@@ -236,7 +236,14 @@ def report(match: str, games: list[dict[str, Any]]) -> dict[str, Any]:
     )
     if opponent in THINK:
         ok = "met" if finished >= FINISHED_GOAL else "NOT met"
-        print(f"{'':16} finished before the cap: {finished:.1%} (goal {FINISHED_GOAL:.0%}: {ok})")
+        ends = wilson(len(decided), len(games))
+        print(
+            f"{'':16} finished before the cap: {finished:.1%} [95% {ends[0]:.1%}–{ends[1]:.1%}]"
+            f" (goal {FINISHED_GOAL:.0%} of the games played: {ok})"
+        )
+    if len(decided) < len(games):
+        capped = sorted(g["seed"] for g in games if not g["over"])
+        print(f"{'':16} unfinished: seeds {', '.join(map(str, capped))} (see --records)")
     searched = sum(len(g["times"]) for g in games)
     print(
         f"{'':16} {level}: {searched} decisions, CPU median {median * 1e3:.1f} ms, "
