@@ -4,12 +4,13 @@ table's final hash with this one's."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..bots import make_bot
 from ..core.decisions import Decision
 from ..core.game import CHANCE, Game
-from ..core.play import Decider, Play
+from ..core.play import Decider, Observer, Play
 from ..core.record import Record, Step
 from ..core.rules import Rules
 from ..core.setup import Setup
@@ -58,8 +59,10 @@ def play_local(
     seed: int | str,
     test_seed: int | str,
     max_turns: int = 0,
+    observers: Iterable[Observer] = (),
 ) -> LocalResult:
-    """Play the game a table of bots would play with ``--seed SEED --test-seed TEST_SEED``."""
+    """Play the game a table of bots would play with ``--seed SEED --test-seed TEST_SEED``
+    (``observers`` are told each step, as a table's are)."""
     game = Game(rules, setup)
     seats = list(rules.seating.seats)
     deciders: dict[int, Decider] = {
@@ -67,5 +70,5 @@ def play_local(
     }
     deciders[CHANCE] = InsecureSeeds(crypto.new_game_id(test_seed), test_seed, seats)
     record = Record.begin(game)
-    Play(game, deciders, record=record, max_turns=max_turns).run()
+    Play(game, deciders, record=record, max_turns=max_turns, observers=observers).run()
     return LocalResult(game.winner, game.over, game.turn, game.state_hash(), record)
