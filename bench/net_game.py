@@ -20,8 +20,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
+from crownp2p.core.play import Observer
 from crownp2p.core.setup import Setup
 from crownp2p.core.standard import standard_rules
 from crownp2p.net.local import play_local
@@ -32,19 +35,31 @@ PY = sys.executable
 ENTRY = [PY, "-m", "crownp2p"]
 
 
-def one_process(seed: int, turns_each: int) -> tuple[float, str, int]:
+def one_process(
+    seed: int, turns_each: int, observers: Iterable[Observer] = ()
+) -> tuple[float, str, int]:
     rules = standard_rules()
     limit = turn_limit(rules, turns_each)  # as `host --max-turns` counts
     start = time.perf_counter()
     result = play_local(
-        rules, Setup(), ["greedy", "greedy"], seed=seed, test_seed=seed, max_turns=limit
+        rules,
+        Setup(),
+        ["greedy", "greedy"],
+        seed=seed,
+        test_seed=seed,
+        max_turns=limit,
+        observers=observers,
     )
     return time.perf_counter() - start, result.final_hash, result.turns
 
 
-def over_loopback(seed: int, turns_each: int, record_dir: Path | None) -> tuple[float, list[dict]]:
+def over_loopback(
+    seed: int, turns_each: int, record_dir: Path | None, entry: Sequence[str] = ENTRY
+) -> tuple[float, list[dict[str, Any]]]:
+    """The game between a host and a joiner, each a process started as ``entry`` (the
+    ``crownp2p`` command): its time, and each peer's last line."""
     common = ["--bot", "greedy", "--seed", str(seed), "--test-seed", str(seed), "--json"]
-    host_args = [*ENTRY, "host", "--bind", "127.0.0.1", "--port", "0", *common]
+    host_args = [*entry, "host", "--bind", "127.0.0.1", "--port", "0", *common]
     host_args += ["--max-turns", str(turns_each)]
     join_extra: list[str] = []
     if record_dir is not None:
@@ -56,7 +71,7 @@ def over_loopback(seed: int, turns_each: int, record_dir: Path | None) -> tuple[
     listening = json.loads(host.stdout.readline())
     address = f"127.0.0.1:{listening['port']}"
     join = subprocess.run(
-        [*ENTRY, "join", address, "--code", listening["code"], *common, *join_extra],
+        [*entry, "join", address, "--code", listening["code"], *common, *join_extra],
         capture_output=True,
         text=True,
         env=env,

@@ -9,8 +9,8 @@ in the same turn, and a turn change, from the last step of one seat's turn to th
 next seat's (the chance steps between included; over loopback, from the first seat's process to
 the next seat's, so the trip across is in it). Each span's median and total is printed beside
 its one-process twin, with what the network adds: where bench/net_game.py's ratio comes from.
-The peers are this file run as ``--peer host|join ...``: the ``crownp2p`` command with a stamp
-on each step its table reports. The last line is JSON.
+The peers are net_game.py's, each started as this file with ``--peer DIR host|join ...``: the
+``crownp2p`` command with a stamp on each step its table reports. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -18,21 +18,17 @@ from __future__ import annotations
 import argparse
 import atexit
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import net_game
+
 from crownp2p.core.game import Game
 from crownp2p.core.record import Step
-from crownp2p.core.setup import Setup
-from crownp2p.core.standard import standard_rules
-from crownp2p.net.local import play_local
-from crownp2p.shell.turns import turn_limit
 
 Stamp = tuple[int, int, float]  # the step's seq, its seat (CHANCE: -1), when it was applied
 
@@ -59,75 +55,26 @@ class Stamper:
 
 
 def one_process(seed: int, turns_each: int) -> list[Stamp]:
-    rules = standard_rules()
     stamper = Stamper()
-    limit = turn_limit(rules, turns_each)
-    play_local(
-        rules,
-        Setup(),
-        ["greedy"] * 2,
-        seed=seed,
-        test_seed=seed,
-        max_turns=limit,
-        observers=[stamper],
-    )
+    net_game.one_process(seed, turns_each, [stamper])
     return stamper.stamps
 
 
 def over_loopback(seed: int, turns_each: int, where: Path) -> list[Stamp]:
-    """The game between two peer processes; each step stamped by the peer that decided it (or,
-    for chance, by either), so a turn change's span crosses between the two processes."""
-    common = ["--bot", "greedy", "--seed", str(seed), "--test-seed", str(seed), "--json"]
-    peer = [sys.executable, __file__, "--peer"]
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    host_out, join_out = where / "host.json", where / "join.json"
-    host = subprocess.Popen(
-        [
-            *peer,
-            str(host_out),
-            "host",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            *common,
-            "--max-turns",
-            str(turns_each),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert host.stdout is not None
-    listening = json.loads(host.stdout.readline())
-    joiner = subprocess.run(
-        [
-            *peer,
-            str(join_out),
-            "join",
-            f"127.0.0.1:{listening['port']}",
-            "--code",
-            listening["code"],
-            *common,
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    host.communicate(timeout=60)
-    if not (host_out.exists() and join_out.exists()):
-        sys.exit(f"a peer did not play the game: {joiner.stderr.strip()}")
-    peers = [json.loads(path.read_text()) for path in (host_out, join_out)]
+    """net_game.py's game between two peer processes, each stamping its steps into ``where``;
+    each step is taken as stamped by the peer that decided it (chance's, by the host), so a
+    turn change's span crosses between the two processes."""
+    net_game.over_loopback(seed, turns_each, None, [sys.executable, __file__, "--peer", str(where)])
+    peers = [json.loads((where / f"{role}.json").read_text()) for role in ("host", "join")]
     mine = [{seq: (seat, t) for seq, seat, t, own in p if own} for p in peers]
     seen = {seq: (seat, t) for seq, seat, t, _ in peers[0]}
-    # Each step stamped where it was decided (a chance step where the host applied it).
     return [(seq, *(mine[0].get(seq) or mine[1].get(seq) or seen[seq])) for seq in sorted(seen)]
 
 
-def run_peer(out: str, argv: list[str]) -> None:
-    """``crownp2p`` with a stamp on each step its table reports: (seq, seat, when, whether
-    this peer decided it), written to ``out`` as it exits."""
+def run_peer(where: str, argv: list[str]) -> None:
+    """``crownp2p`` (``argv``: host or join and its options) with a stamp on each step its
+    table reports: (seq, seat, when, whether this peer decided it), written as it exits to
+    ``where``/host.json or join.json."""
     from crownp2p.net.events import Asked, StepApplied
     from crownp2p.shell import net_commands
     from crownp2p.shell.cli import main
@@ -145,7 +92,8 @@ def run_peer(out: str, argv: list[str]) -> None:
         told(self, event)
 
     net_commands.Printer.stamp = stamp  # type: ignore[method-assign]
-    atexit.register(lambda: Path(out).write_text(json.dumps(stamps)))
+    out = Path(where) / f"{argv[0]}.json"
+    atexit.register(lambda: out.write_text(json.dumps(stamps)))
     sys.exit(main(argv))
 
 
