@@ -8,13 +8,16 @@ Each match is LEVEL:OPPONENT, played in ``--games`` games with the seats alterna
 blue in even games, gold in odd ones). An opponent is any bot name, or ``rush``: a fixed plan
 written here as a baseline (buy cheap trainers, train one whenever the Barracks is empty,
 deploy it and go for the enemy King). A game at the turn cap is unfinished: it counts as not
-won and is reported. The win rate is over decided games, with its Wilson 95% interval; the
-time per decision (median, 95th percentile) is the level's own, measured around its
-``decide`` in CPU time (the wall time beside it). Goals (issue 14): hard beats greedy in 90%
-and rush in 80%, normal beats greedy in 75%, and games between search bots end before the cap
-in 95%; and, as before, easy (greedy) beats random in 80%. The rush, to be a baseline worth
-beating, beats greedy in 75% (rush:greedy), near the four games in five the issue saw a plain
-fixed plan win. A goal counts as shown only when the interval's lower end reaches it.
+won and is reported. The win rate is over decided games, with its Wilson 95% interval; the time
+per decision (median, 95th percentile) is the level's own, measured around its ``decide`` in
+CPU time (the wall time beside it). How long the games ran (median and quartiles of the turns,
+capped games counted at the cap) is printed too: the unfinished games are the tail of that
+spread, so a change that shortens games moves it before the finished share can show it. Goals
+(issue 14): hard beats greedy in 90% and rush in 80%, normal beats greedy in 75%, and games
+between search bots end before the cap in 95%; and, as before, easy (greedy) beats random in
+80%. The rush, to be a baseline worth beating, beats greedy in 75% (rush:greedy), near the four
+games in five the issue saw a plain fixed plan win. A goal counts as shown only when the
+interval's lower end reaches it.
 ``--workers`` plays that many games at once, in processes (each bot on one core). ``--out``
 keeps each game as a JSON line as it ends, so a long match can be played in parts
 (``--first-seed``) and reported together (``--report``). ``--records DIR`` keeps each
@@ -244,6 +247,15 @@ def report(match: str, games: list[dict[str, Any]]) -> dict[str, Any]:
     if len(decided) < len(games):
         capped = sorted(g["seed"] for g in games if not g["over"])
         print(f"{'':16} unfinished: seeds {', '.join(map(str, capped))} (see --records)")
+    turns = sorted(g["turns"] for g in games)
+    quartiles = statistics.quantiles(turns, n=4) if len(turns) > 1 else turns * 3
+    # How long the games ran, the capped ones too: the share that reaches the cap is the tail
+    # of this, and a change that shortens games shows here in 20 games, long before it shows
+    # in the finished share of 100.
+    print(
+        f"{'':16} length: median {quartiles[1]:.0f} turns, "
+        f"quartiles {quartiles[0]:.0f}–{quartiles[2]:.0f}"
+    )
     searched = sum(len(g["times"]) for g in games)
     print(
         f"{'':16} {level}: {searched} decisions, CPU median {median * 1e3:.1f} ms, "
@@ -257,6 +269,7 @@ def report(match: str, games: list[dict[str, Any]]) -> dict[str, Any]:
         "rate": rate,
         "wilson95": [low, high],
         "finished": finished,
+        "turns_quartiles": quartiles,
         "median_s": median,
         "p95_s": p95,
         "wall_median_s": wall_median,

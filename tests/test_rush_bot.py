@@ -8,6 +8,8 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from crownp2p.bots.greedy import GreedyBot
 from crownp2p.core.decisions import Decision
 from crownp2p.core.game import CHANCE, Game
@@ -82,3 +84,15 @@ def test_an_unfinished_bench_game_keeps_a_record_that_replays_it(tmp_path: Path)
     *_, (game, step) = record.replay(RULES)  # every hash checked on the way
     assert step is not None and game.turn == capped["turns"]
     assert record.meta == {"bots": ["easy", "random"], "seed": 4}
+
+
+def test_the_bench_report_gives_the_games_lengths(capsys: pytest.CaptureFixture[str]) -> None:
+    # The unfinished games are the tail of the lengths' spread: the report gives both.
+    games = [
+        {"match": "normal:normal", "seed": s, "won": s % 2 == 0, "over": t <= 300, "turns": t}
+        | {"times": [0.1], "walls": [0.1]}
+        for s, t in enumerate([40, 100, 120, 200, 301])
+    ]
+    summary = bench_bots().report("normal:normal", games)
+    assert summary["turns_quartiles"] == [70.0, 120.0, 250.5]
+    assert "length: median 120 turns, quartiles 70–250" in capsys.readouterr().out
