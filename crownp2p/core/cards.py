@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
@@ -36,6 +36,7 @@ class Effect:
     kind: str
     text: str
     steps: tuple[CardStep, ...] = ()
+    always_does_something: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in EFFECT_KINDS:
@@ -52,12 +53,11 @@ class Effect:
                         "which no earlier step of the effect writes"
                     )
             written += [key.name for key in step.writes()]
-
-    @cached_property
-    def always_does_something(self) -> bool:
-        """Does one of its steps that count always do something, whatever the game? Then the
-        effect may be played without probing the game first (asked at every listing)."""
-        return any(step.counts and step.always_possible() for step in self.steps)
+        # Does one of its steps that count always do something, whatever the game? Then the
+        # effect may be played without probing the game first. Asked at every listing: a
+        # plain attribute, read faster than a cached property.
+        always = any(step.counts and step.always_possible() for step in self.steps)
+        object.__setattr__(self, "always_does_something", always)
 
 
 @dataclass(frozen=True)

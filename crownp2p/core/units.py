@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 
 from .movement import KingSteps, Mover, UnitMove
 
@@ -43,18 +42,17 @@ class UnitType:
     classes: tuple[UnitClass, ...]
     movers: tuple[Mover, ...]
     returns_to_barracks: bool = False  # the Immortal: captured, it goes home instead of to Stock
+    # Asked of every unit on the board several times a decision: plain attributes, set once
+    # (a plain attribute is read faster than a cached property).
+    is_sovereign: bool = field(init=False, repr=False)
+    is_foot: bool = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_sovereign", UnitClass.SOVEREIGN in self.classes)
+        object.__setattr__(self, "is_foot", UnitClass.FOOT in self.classes)
 
     def has(self, cls: UnitClass) -> bool:
         return cls in self.classes
-
-    # Cached: asked of every unit on the board several times a decision.
-    @cached_property
-    def is_sovereign(self) -> bool:
-        return UnitClass.SOVEREIGN in self.classes
-
-    @cached_property
-    def is_foot(self) -> bool:
-        return UnitClass.FOOT in self.classes
 
     def moves(self, occ: Sequence[int], frm: int, forward: int) -> list[UnitMove]:
         """Every march and attack from ``frm`` on the occupancy ``occ`` (see movement.py)."""
