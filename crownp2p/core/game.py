@@ -260,8 +260,12 @@ class Game(Mechanics):
         first = next(groups)
         while not first:
             first = next(groups)
+        if END in first:
+            next(groups, None)  # (finished, not closed: closing a suspended generator costs)
+            self._legal, self._unlisted = first, None
+            return True
         self._legal, self._unlisted = first, groups
-        return END in first
+        return False
 
     # ================================================================ legal decisions
 
