@@ -12,7 +12,7 @@ won and is reported. The win rate is over decided games, with its Wilson 95% int
 per decision (median, 95th percentile) is the level's own, measured around its ``decide`` in
 CPU time (the wall time beside it). How long the games ran (median and quartiles of the turns,
 capped games counted at the cap) is printed too: the unfinished games are the tail of that
-spread, so a change that shortens games moves it before the finished share can show it. Goals
+spread, and a change may move its middle and leave its tail (issue 14, session 12). Goals
 (issue 14): hard beats greedy in 90% and rush in 80%, normal beats greedy in 75%, and games
 between search bots end before the cap in 95%; and, as before, easy (greedy) beats random in
 80%. The rush, to be a baseline worth beating, beats greedy in 75% (rush:greedy), near the four
@@ -247,11 +247,9 @@ def report(match: str, games: list[dict[str, Any]]) -> dict[str, Any]:
     if len(decided) < len(games):
         capped = sorted(g["seed"] for g in games if not g["over"])
         print(f"{'':16} unfinished: seeds {', '.join(map(str, capped))} (see --records)")
+    # How long the games ran, the capped ones counted at the cap (their share is this tail).
     turns = sorted(g["turns"] for g in games)
     quartiles = statistics.quantiles(turns, n=4) if len(turns) > 1 else turns * 3
-    # How long the games ran, the capped ones too: the share that reaches the cap is the tail
-    # of this, and a change that shortens games shows here in 20 games, long before it shows
-    # in the finished share of 100.
     print(
         f"{'':16} length: median {quartiles[1]:.0f} turns, "
         f"quartiles {quartiles[0]:.0f}–{quartiles[2]:.0f}"
