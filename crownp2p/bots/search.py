@@ -42,6 +42,7 @@ from ..core.rules import Rules
 from ..core.units import UnitType
 from .base import Bot
 from .greedy import GreedyBot, unit_value
+from .hunt import hunt, hunting
 
 # Iterations one core runs in a second with no unit on the board, and the units that halve it:
 # a playout's cost grows with the units. Measured in CPU time on the project's 2-core machine
@@ -52,6 +53,9 @@ HALVING_UNITS = 5.0
 MIN_CANDIDATES, MAX_CANDIDATES = 3, 12
 LOOKED_AT = 3  # candidates besides those: the orders best by the evaluation, one look ahead
 ORDERS = ("march", "attack", "deploy")
+# Boards the hunt (hunt.py) may score for each iteration of the budget: about what a playout
+# costs on a board with a dozen units (a board scored takes 100-200 µs).
+LEAVES = 4
 ROLLOUT_DECISIONS = 80  # a cap on one playout, besides the end of the opponent's next turn
 # Pressure on the enemy Sovereigns, in Pawns: each square next to one that a side attacks, and
 # each step nearer than NEAR one of its units stands (a unit at the King's side: 6 steps).
@@ -143,8 +147,12 @@ class SearchBot(Bot):
         seed = f"{self.rng.getrandbits(64):016x}"
         sample = determinize(game.rules, view, seed, self.tops)
         iterations = scaled(self.iterations, sample)  # (the board is public: the sample's is true)
-        candidates = self.candidates(sample, legal, iterations)
         ordering = sample.this_turn.phase == ORDER
+        if ordering and hunting(sample, seat):
+            ranked = hunt(sample, seat, legal, LEAVES * self.iterations)
+            if ranked:
+                return self.unrepeated(sample, ranked)
+        candidates = self.candidates(sample, legal, iterations)
         if ordering:
             candidates = self.fresh(sample, seat, candidates)
         if len(candidates) == 1:
@@ -168,6 +176,18 @@ class SearchBot(Bot):
         super().recall(state)
         self.left = Counter(left)
         self.tops = copy.deepcopy(tops)
+
+    def unrepeated(self, sample: Game, ranked: list[Decision]) -> Decision:
+        """The first of the ``ranked`` orders that does not leave a board our orders have left
+        :data:`REPEATS` times already (the first if every one does); the hunt's choice."""
+        for choice in ranked:
+            key = board(after(sample, choice))
+            if self.left[key] < REPEATS:
+                break
+        else:
+            choice, key = ranked[0], board(after(sample, ranked[0]))
+        self.left[key] += 1
+        return choice
 
     def fresh(self, sample: Game, seat: int, candidates: list[Decision]) -> list[Decision]:
         """The candidates, but for a side well ahead not those that leave a board our orders
