@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..core.board import adjacent, file_of, rank_of
+from ..core.board import adjacent, distance, file_of, rank_of
 from ..core.decisions import Decision
 from ..core.game import Game
 from ..core.movement import UnitMove, move_decision
@@ -283,11 +283,6 @@ def from_edge(sq: int) -> int:
     """Steps from ``sq`` to the nearest edge of the board: 0 on the edge, 3 in the centre."""
     f, r = file_of(sq), rank_of(sq)
     return min(f, 7 - f, r, 7 - r)
-
-
-def distance(a: int, b: int) -> int:
-    """King steps from square ``a`` to square ``b``."""
-    return max(abs(file_of(a) - file_of(b)), abs(rank_of(a) - rank_of(b)))
 
 
 def worth(name: str) -> float:

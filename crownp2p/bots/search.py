@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.board import adjacent, file_of, parse_square, rank_of
+from ..core.board import adjacent, distance, parse_square
 from ..core.cards import ORDER, CardType
 from ..core.decisions import Decision, parse_decision
 from ..core.determinize import KnownTops, determinize
@@ -605,8 +605,3 @@ def pressure(game: Game, attacks: AttackMap, side: int, ahead: float = 0.0) -> f
         + approach * sum(max(0, NEAR - distance(sq, k)) for sq in army)
         for k in targets
     )
-
-
-def distance(a: int, b: int) -> int:
-    """King steps from square ``a`` to square ``b``."""
-    return max(abs(file_of(a) - file_of(b)), abs(rank_of(a) - rank_of(b)))

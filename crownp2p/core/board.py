@@ -53,6 +53,11 @@ def relative_rank(sq: int, forward: int) -> int:
     return r if forward > 0 else SIZE - 1 - r
 
 
+def distance(a: int, b: int) -> int:
+    """King steps from square ``a`` to square ``b``."""
+    return max(abs(file_of(a) - file_of(b)), abs(rank_of(a) - rank_of(b)))
+
+
 def adjacent(sq: int) -> tuple[int, ...]:
     """The up-to-8 squares touching ``sq`` by a side or a corner."""
     return _ADJACENT[sq]
