@@ -300,6 +300,8 @@ def main() -> None:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="a line for each game")
     args = parser.parse_args()
+    if args.games < 1 or args.workers < 1:
+        parser.error("--games and --workers take a number of at least 1")
     if args.report:
         kept = [json.loads(line) for path in args.report for line in path.read_text().splitlines()]
         by_match: dict[str, list[dict[str, Any]]] = {}

@@ -96,3 +96,14 @@ def test_the_bench_report_gives_the_games_lengths(capsys: pytest.CaptureFixture[
     summary = bench_bots().report("normal:normal", games)
     assert summary["turns_quartiles"] == [70.0, 120.0, 250.5]
     assert "length: median 120 turns, quartiles 70–250" in capsys.readouterr().out
+
+
+def test_the_bench_refuses_a_match_of_no_games(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It divided by the games played, and stopped with a ZeroDivisionError.
+    monkeypatch.setattr("sys.argv", ["bots.py", "--games", "0", "--match", "normal:greedy"])
+    with pytest.raises(SystemExit) as stop:
+        bench_bots().main()
+    assert stop.value.code == 2
+    assert "--games and --workers take a number of at least 1" in capsys.readouterr().err
