@@ -125,3 +125,10 @@ def test_a_buys_reason_says_what_the_card_brings():
     assert _brings(g, "Sacrifice") == ": trains an Immortal"
     assert _brings(g, "Peon") == ": 1 gold, or trains a Pawn"
     assert _brings(g, "Stables") == ""  # neither: the reason is the card alone
+
+
+def test_in_the_hunt_a_hint_says_how_far_the_enemy_king_is_hemmed_in():
+    # The Rook on the fourth rank leaves the King on d5 the ranks above it but the Rook's
+    # h-file and the Bishop's g5: 4 x 7 - 1 squares, the board search's own measure.
+    g = game(fen("Ke1 Rh1 Bc1 Pa2 Pb2 kd5"))
+    assert why(g, 0, ("march", "h1", "h4")) == "hems in the King on d5: 27 squares left"

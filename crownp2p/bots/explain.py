@@ -4,7 +4,8 @@ For a hint (the shell's ``hint``) or a bot author's log: :func:`named` says a de
 a player reads it ("Knight c3xd5", "buy Tower"); :func:`why` gives its reason, first that
 applies of: the enemy units it captures (the decision played on a copy), a threat it meets
 (one of the seat's units attacked now, safe after: ``Game.attack_map``), a threat it makes
-(an enemy unit attacked after, not before), the card it buys (with its gold and the units it
+(an enemy unit attacked after, not before), in the hunt at the end of a won game the squares
+left to the enemy Sovereigns (``hunt.room``), the card it buys (with its gold and the units it
 trains). Nothing here judges a decision; it only says what the engine shows it does.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from ..core.board import parse_square, square_name
 from ..core.decisions import Decision, decision_text
 from ..core.game import Game
+from .hunt import hunting, room
 from .search import after
 
 __all__ = ["named", "why"]
@@ -44,6 +46,8 @@ def why(game: Game, seat: int, decision: Decision) -> str:
     made = _threat_made(game, then, side)
     if made:
         return made
+    if decision[0] in MOVES and hunting(game, seat):
+        return _hems_in(then, side)
     if decision[0] == "buy" and len(decision) == 2:
         return "the card it wants most" + _brings(game, decision[1])
     if decision == ("end",):
@@ -60,6 +64,20 @@ def _brings(game: Game, name: str) -> str:
         one = f"an {unit}" if unit[0] in "AEIOU" else f"a {unit}"
         parts.append(f"trains {one if count == 1 else f'{count} {unit}s'}")
     return ": " + ", or ".join(parts) if parts else ""
+
+
+def _hems_in(after: Game, side: int) -> str:
+    """The squares the enemy Sovereigns could still reach a step at a time, out of reach."""
+    attacks, sides = after.attack_map(), after.rules.seating.sides
+    hunted = [
+        (sq, unit.kind.name)
+        for sq, unit in after.position.units()
+        if unit.kind.is_sovereign and sides[unit.owner] != side
+    ]
+    return "hems in " + " and ".join(
+        f"the {name} on {square_name(sq)}: {room(after.position, attacks, side, sq)} squares left"
+        for sq, name in hunted
+    )
 
 
 def _enemies(game: Game, side: int) -> dict[int, str]:
