@@ -130,5 +130,6 @@ def test_a_buys_reason_says_what_the_card_brings():
 def test_in_the_hunt_a_hint_says_how_far_the_enemy_king_is_hemmed_in():
     # The Rook on the fourth rank leaves the King on d5 the ranks above it but the Rook's
     # h-file and the Bishop's g5: 4 x 7 - 1 squares, the board search's own measure.
-    g = game(fen("Ke1 Rh1 Bc1 Pa2 Pb2 kd5"))
+    sold_out = [[["Champion", 0], ["Clergy", 0], ["Tower", 0], ["Consort", 0]]]
+    g = game(fen("Ke1 Rh1 Bc1 Pa2 Pb2 kd5"), supplies=sold_out)
     assert why(g, 0, ("march", "h1", "h4")) == "hems in the King on d5: 27 squares left"

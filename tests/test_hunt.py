@@ -35,8 +35,13 @@ def test_the_hunt_begins_once_the_enemy_has_next_to_no_army() -> None:
     assert not hunting(ending(fen("Ke1 Ra1 kd5")), 1)  # the hunted side searches as ever
     assert not hunting(ending(fen("Ke1 Ra1 kd5 rh8")), 0)  # an even game
     assert not hunting(ending(fen("Ke1 Bc1 kd5 ph7")), 0)  # ahead, but not by enough
-    # Units waiting in the enemy's Barracks are an army too.
+    # Units waiting in the enemy's Barracks are an army too, and so are those its cards train.
     assert not hunting(ending(fen("Ke1 Ra1 Qb1 kd5", gold="rr")), 0)
+    assert not hunting(ending(fen("Ke1 Ra1 Qb1 kd5"), opp_deck=["Tower", "Clergy"]), 0)
+    # Not while the Supply still trains units (early in a game, a small army is no ending),
+    # nor while a unit of ours waits in the Barracks (the hunt gives only marches and attacks).
+    assert not hunting(scenario_game(fen("Ke1 Ra1 Qb1 kd5")), 0)
+    assert not hunting(ending(fen("Ke1 Ra1 Qb1 kd5", blue="P")), 0)
 
 
 def test_it_takes_the_last_sovereign_at_once_rather_than_later() -> None:

@@ -30,8 +30,8 @@ from ..core.movement import UnitMove, move_decision
 from ..core.position import AttackMap, Position
 from .greedy import UNIT_VALUES
 
-# The hunt begins once the enemy's units but its Sovereigns (on the board and in its Barracks)
-# are worth BARE Pawns or less, and ours LEAD more than that.
+# The hunt begins once the enemy's army (its units but the Sovereigns, on the board, in its
+# Barracks and in its training cards) is worth BARE Pawns or less, and ours LEAD more.
 BARE, LEAD = 4.0, 5.0
 WIN = 1000.0  # the last enemy Sovereign taken: more than any lead
 # A Sovereign, in Pawns: the enemy's are dearer than ours, so a King traded for a King is a
@@ -46,18 +46,31 @@ CLOSE = 0.05  # each step one of our units stands nearer the enemy Sovereigns, i
 
 
 def hunting(game: Game, seat: int) -> bool:
-    """Is ``seat``'s side left to hunt the only enemy seat's Sovereigns (see :data:`BARE`)?"""
+    """Is the game down to a hunt for ``seat``: the enemy's army worth :data:`BARE` Pawns or
+    less and ours :data:`LEAD` more, nothing left in the Supply that trains a unit, and none of
+    ours waiting in the Barracks (the hunt gives only marches and attacks)? The cards can then
+    no longer change the board much, and the board is what there is to search. (Two seats
+    only.)"""
     enemies = game.rules.opponents(seat)
     if len(enemies) != 1 or len(game.rules.seating.seats) != 2:
         return False
     enemy = enemies[0]
     position = game.position
+    if position.barracks[seat] or not position.sovereign_squares(seat):
+        return False
+    if any(count and game.card_type(name).trains for name, count in game.supply_for(enemy).items()):
+        return False
     army = [0.0, 0.0]  # ours, the enemy's
     for _, unit in position.units():
         if not unit.kind.is_sovereign:
             army[unit.owner == enemy] += worth(unit.kind.name)
     army[1] += sum(worth(kind.name) for kind in position.barracks[enemy])
-    return army[1] <= BARE and army[0] >= army[1] + LEAD and bool(position.sovereign_squares(seat))
+    player = game.players[enemy]
+    for card in player.deck + player.hand + player.discard + player.in_play:
+        kind = game.card_type(game.cards[card])
+        if kind.trains:
+            army[1] += worth(kind.trains) * kind.train_count
+    return army[1] <= BARE and army[0] >= army[1] + LEAD
 
 
 def hunt(game: Game, seat: int, legal: list[Decision], leaves: int) -> list[Decision]:
