@@ -6,7 +6,9 @@ evaluation a few orders more. Each iteration deals the hidden cards again from t
 on with a policy for both sides (the greedy scoring pushed towards the enemy King, with the
 checks a rush makes: :class:`Playout`) to the end of the opponent's next turn and scores where
 it got to (:func:`evaluate`). The budget is spent by sequential halving — all candidates
-on the same deals, then the better half on more — and the most tried decision wins.
+on the same deals, then the better half on more — and the most tried decision wins. At the end
+of a won game, once the cards can no longer change the board much, the orders come from a
+search of the board alone instead (:mod:`.hunt`): playouts did not see such hunts through.
 
 The budget is a number of iterations, so a choice depends only on the view and the seed, never
 on the clock. A playout costs more as the board fills (the policy weighs every order of every
