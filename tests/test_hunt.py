@@ -33,8 +33,9 @@ def test_the_hunt_begins_once_the_enemy_has_next_to_no_army() -> None:
     assert hunting(ending(fen("Ke1 Ra1 kd5")), 0)
     assert hunting(ending(fen("Ke1 Ra1 Pa2 Pb2 kd5 ph7 pg7")), 0)  # 2 Pawns against 7
     assert not hunting(ending(fen("Ke1 Ra1 kd5")), 1)  # the hunted side searches as ever
-    assert not hunting(ending(fen("Ke1 Ra1 kd5 rh8")), 0)  # an even game
-    assert not hunting(ending(fen("Ke1 Bc1 kd5 ph7")), 0)  # ahead, but not by enough
+    assert not hunting(ending(fen("Ke1 Ra1 kd5 rh8")), 0)  # an army on each side
+    assert hunting(ending(fen("Ke1 Bc1 kd5 nh7")), 0)  # an even ending is searched on the board
+    assert not hunting(ending(fen("Ke1 Pc2 kd5 nh7")), 0)  # (by the side not behind)
     # Units waiting in the enemy's Barracks are an army too, and so are those its cards train.
     assert not hunting(ending(fen("Ke1 Ra1 Qb1 kd5", gold="rr")), 0)
     assert not hunting(ending(fen("Ke1 Ra1 Qb1 kd5"), opp_deck=["Tower", "Clergy"]), 0)

@@ -11,6 +11,7 @@ from scenario import game as scenario_game
 from crownp2p.bots import BOT_NAMES, make_bot
 from crownp2p.bots.greedy import GreedyBot
 from crownp2p.bots.search import (
+    AHEAD,
     BARRACKS,
     GOLD,
     QUEUE,
@@ -475,3 +476,18 @@ def test_a_search_bot_remembers_the_boards_its_orders_leave() -> None:
     bot = SearchBot(3, iterations=30)
     choice = bot.decide(game, 0)
     assert bot.left == {board(after(game, choice)): 1}
+
+
+def test_once_the_supply_trains_no_more_a_side_not_behind_does_not_repeat_either() -> None:
+    # Two even sides in an ending shuffled a Rook and a King to and fro to the turn cap.
+    units = fen("Ke1 Ra1 Nb1 Pa2 Pb2 Pc2 ke8 ra8 nb8 pa7 pb7 pc7")
+    hands = {"hand": ["Peon"] * 5, "deck": ["Peon"] * 5}
+    hands |= {"opp_hand": ["Peon"] * 5, "opp_deck": ["Peon"] * 5}
+    sold_out = [[["Champion", 0], ["Clergy", 0], ["Tower", 0], ["Consort", 0]]]
+    for supplies, repeats in ((sold_out, False), (None, True)):
+        game = scenario_game(units, **hands, **({"supplies": supplies} if supplies else {}))
+        assert 0.5 <= evaluate(game, 0) < AHEAD  # not behind, not well ahead
+        first = SearchBot(3, iterations=60).decide(game, 0)
+        again = SearchBot(3, iterations=60)
+        again.left[board(after(game, first))] = REPEATS
+        assert (again.decide(game, 0) == first) == repeats

@@ -31,8 +31,10 @@ from ..core.position import AttackMap, Position
 from .greedy import UNIT_VALUES
 
 # The hunt begins once the enemy's army (its units but the Sovereigns, on the board, in its
-# Barracks and in its training cards) is worth BARE Pawns or less, and ours LEAD more.
-BARE, LEAD = 4.0, 5.0
+# Barracks and in its training cards) is worth BARE Pawns or less, and ours at least as much:
+# then the board search sees more than the playouts (a Pawn two steps from promotion, a King
+# boxed in), even for an even ending.
+BARE = 4.0
 WIN = 1000.0  # the last enemy Sovereign taken: more than any lead
 # A Sovereign, in Pawns: the enemy's are dearer than ours, so a King traded for a King is a
 # gain for the side that has more of them (our last one is the game: WIN).
@@ -47,7 +49,7 @@ CLOSE = 0.05  # each step one of our units stands nearer the enemy Sovereigns, i
 
 def hunting(game: Game, seat: int) -> bool:
     """Is the game down to a hunt for ``seat``: the enemy's army worth :data:`BARE` Pawns or
-    less and ours :data:`LEAD` more, nothing left in the Supply that trains a unit, and none of
+    less and ours no less, nothing left in the Supply that trains a unit, and none of
     ours waiting in the Barracks (the hunt gives only marches and attacks)? The cards can then
     no longer change the board much, and the board is what there is to search. (Two seats
     only.)"""
@@ -58,7 +60,7 @@ def hunting(game: Game, seat: int) -> bool:
     position = game.position
     if position.barracks[seat] or not position.sovereign_squares(seat):
         return False
-    if any(count and game.card_type(name).trains for name, count in game.supply_for(enemy).items()):
+    if supply_trains(game, enemy):
         return False
     army = [0.0, 0.0]  # ours, the enemy's
     for _, unit in position.units():
@@ -70,7 +72,14 @@ def hunting(game: Game, seat: int) -> bool:
         kind = game.card_type(game.cards[card])
         if kind.trains:
             army[1] += worth(kind.trains) * kind.train_count
-    return army[1] <= BARE and army[0] >= army[1] + LEAD
+    return army[1] <= BARE and army[0] >= army[1]
+
+
+def supply_trains(game: Game, seat: int) -> bool:
+    """Does ``seat``'s Supply still hold a card that trains a unit?"""
+    return any(
+        count and game.card_type(name).trains for name, count in game.supply_for(seat).items()
+    )
 
 
 def hunt(game: Game, seat: int, legal: list[Decision], leaves: int) -> list[Decision]:

@@ -44,7 +44,7 @@ from ..core.rules import Rules
 from ..core.units import UnitType
 from .base import Bot
 from .greedy import GreedyBot, unit_value
-from .hunt import hunt, hunting
+from .hunt import hunt, hunting, supply_trains
 
 # Iterations one core runs in a second with no unit on the board, and the units that halve it:
 # a playout's cost grows with the units. Measured in CPU time on the project's 2-core machine
@@ -108,8 +108,11 @@ UNDECIDED = 0.4
 # A side well ahead (by the evaluation, AHEAD or more) does not leave the board as its orders
 # have left it REPEATS times before: a Rook fleeing back and forth from the King that chases it,
 # or two sides passing their orders, leaves a won game to the turn cap (as a chess engine
-# counts a repetition as a draw). The side behind may repeat: that is its way to hold.
-REPEATS, AHEAD = 2, 0.6
+# counts a repetition as a draw). The side behind may repeat: that is its way to hold. Once
+# the Supply trains no more units, the board is all that is left to play for: then a side that
+# is not behind (ENDING_AHEAD) does not repeat either, else two even sides shuffle a Rook and a
+# King to and fro to the turn cap.
+REPEATS, AHEAD, ENDING_AHEAD = 2, 0.6, 0.5
 
 
 def iterations_for(seconds: float) -> int:
@@ -192,9 +195,10 @@ class SearchBot(Bot):
         return choice
 
     def fresh(self, sample: Game, seat: int, candidates: list[Decision]) -> list[Decision]:
-        """The candidates, but for a side well ahead not those that leave a board our orders
-        have left :data:`REPEATS` times already (all of them if every one does)."""
-        if evaluate(sample, seat) < AHEAD:
+        """The candidates, but for a side well ahead (not behind, once the Supply trains no
+        more units) not those that leave a board our orders have left :data:`REPEATS` times
+        already (all of them if every one does)."""
+        if evaluate(sample, seat) < (AHEAD if supply_trains(sample, seat) else ENDING_AHEAD):
             return candidates
         new = [c for c in candidates if self.left[board(after(sample, c))] < REPEATS]
         return new or candidates
