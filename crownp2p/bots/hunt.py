@@ -1,4 +1,4 @@
-"""The end of a won game: herding and taking Sovereigns that have next to no army left.
+"""The end of a game: herding and taking Sovereigns that have next to no army left.
 
 With the enemy down to its Sovereigns and a few Pawns' worth of units, what is left is a hunt,
 and the search's playouts do not see it through: a lone King steps away from each threat, a
@@ -13,8 +13,10 @@ enemy's dearer than ours: trading one for one brings its last nearer), one we ca
 next order as good as taken, the material, a Pawn on its last rank as what it may become, and
 above all how few squares each enemy Sovereign could still reach through squares we do not
 attack (the box a Rook and a King make round a chess King, shrunk each move). The cards are left
-out: in such an ending the decks are thin and the Supply long bought out, and a card played is
-seen at the next decision.
+out: the hunt begins only once the Supply trains no more units (see :func:`hunting`), the decks
+are thin by then, and a card played is seen at the next decision. It begins for a side whose
+army is no smaller than the enemy's, even level: a Pawn two orders from promotion is past the
+playouts' horizon too.
 """
 
 from __future__ import annotations
