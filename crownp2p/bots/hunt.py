@@ -233,12 +233,8 @@ class Hunt:
         in_reach = [t for t in targets if attacks.threatened(t)]
         if in_reach and len(targets) == 1:
             return self.won(1)  # taken with our next order
-        if (
-            len(targets) == 1
-            and self.deep
-            and room(position, attacks, self.side, targets[0]) <= NARROW
-            and self.mates(targets[0])
-        ):
+        rooms = [room(position, attacks, self.side, t) for t in targets]
+        if len(targets) == 1 and self.deep and rooms[0] <= NARROW and self.mates(targets[0]):
             return self.won(2)  # taken the order after, whatever the enemy does
         value = OURS * len(ours) - THEIRS * (len(targets) - TAKEN * bool(in_reach))
         for sq, unit in position.units():
@@ -251,8 +247,8 @@ class Hunt:
             value += worth(unit.kind.name)
             if unit.kind.is_foot and position.is_last_rank(sq, seat):
                 value += max(0.0, self.promoted - worth(unit.kind.name))
-        for t in targets:
-            value -= ROOM * room(position, attacks, self.side, t) + EDGE * from_edge(t)
+        for t, space in zip(targets, rooms, strict=True):
+            value -= ROOM * space + EDGE * from_edge(t)
         return value
 
     def mates(self, target: int) -> bool:
