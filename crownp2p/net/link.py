@@ -20,6 +20,7 @@ import math
 import os
 import socket
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -38,6 +39,7 @@ MAX_QUEUED = 4 << 20  # bytes waiting for a peer that stopped reading: then it i
 REFUSALS_PER_LINK = 3  # refused messages a link answers (malformed or untimely); the next drops it
 _CLOSE = object()
 PING = make("ping")
+Reader = Callable[[], Awaitable[bytes | bytearray]]
 
 
 def describe(stream: trio.abc.Stream) -> str:
@@ -97,11 +99,12 @@ class FramedStream:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
             raise ConnectionLost(f"the connection to {self.peer} broke ({err})") from None
 
-    async def receive_raw(self) -> dict[str, Any]:
-        """The next decoded frame (not yet schema-checked)."""
+    async def receive_raw(self, read: Reader | None = None) -> dict[str, Any]:
+        """The next decoded frame (not yet schema-checked). ``read``: where the bytes come
+        from (the stream's ``receive_some`` when None)."""
         while not self.pending:
             try:
-                data = await self.stream.receive_some(RECEIVE_SIZE)
+                data = await (read or self._receive_some)()
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
                 raise ConnectionLost(f"the connection to {self.peer} broke ({err})") from None
             if not data:
@@ -112,6 +115,9 @@ class FramedStream:
                 raise ConnectionLost(f"{self.peer} closed the connection")
             self.pending.extend(self.decoder.feed(bytes(data)))
         return self.decode(self.pending.popleft())
+
+    async def _receive_some(self) -> bytes | bytearray:
+        return await self.stream.receive_some(RECEIVE_SIZE)
 
     async def receive(self) -> dict[str, Any]:
         """The next message, checked against its schema. An ``error`` frame from the other
@@ -197,7 +203,8 @@ class Link:
 
     Outgoing frames go straight to the socket when the writer task is idle (a non-blocking
     send from the caller, saving a task switch per message, about a fifth of a decision's
-    latency); whatever does not fit waits for the writer task, which also sends keepalives."""
+    latency); whatever does not fit waits for the writer task, which also sends keepalives.
+    The reader, too, reads the socket itself, through trio only to wait (:meth:`_read`)."""
 
     CLOSE_GRACE = 1.0  # after our goodbye, how long we keep reading for the peer's
 
@@ -300,6 +307,7 @@ class Link:
         finally:
             self.closed = True
             if self._raw is not None:
+                trio.lowlevel.notify_closing(self._raw)  # (the reader may have waited on it)
                 self._raw.close()
                 self._raw = None
             await self.framed.aclose()
@@ -323,7 +331,7 @@ class Link:
             with trio.CancelScope(deadline=deadline) as scope:
                 self._read_scope = scope
                 try:
-                    raw = await self.framed.receive_raw()
+                    raw = await self.framed.receive_raw(self._read if self._raw else None)
                 except ConnectionLost as err:
                     self.reason = self.reason or str(err)
                     return
@@ -341,6 +349,26 @@ class Link:
             if not self.framed.pending:
                 self.sink.deliver(Drained(self))
             await trio.lowlevel.checkpoint_if_cancelled()
+
+    async def _read(self) -> bytes:
+        """What has arrived on the socket, read straight from it, going through trio only to
+        wait when nothing has (trio's ``receive_some`` also passes through its scheduler once
+        more after each read: about a tenth of a decision's way to a peer). A read that did
+        not wait still yields once, so a peer that keeps the socket full cannot keep the
+        other tasks from running."""
+        raw = self._raw
+        assert raw is not None
+        waited = False
+        while True:
+            try:
+                data = raw.recv(RECEIVE_SIZE)
+                break
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(raw)
+                waited = True
+        if not waited:
+            await trio.lowlevel.cancel_shielded_checkpoint()  # (what was read is not dropped)
+        return data
 
     def _deliver(self, raw: dict[str, Any]) -> None:
         if self._refusals > REFUSALS_PER_LINK:

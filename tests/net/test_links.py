@@ -4,8 +4,12 @@ between seats)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import stat
+import threading
+import time
 
 import pytest
 import trio
@@ -338,3 +342,44 @@ def test_a_torn_last_line_is_cut_when_loading(tmp_path, rules2) -> None:
     loaded, session = load(path)
     assert len(loaded.steps) == 1 and session.nonces == {1: b"\x05" * 32}
     assert path.read_text().endswith("\n")
+
+
+# ---------------------------------------------------------------------- over a real socket
+
+
+async def test_a_link_reading_a_socket_that_is_never_empty_lets_other_tasks_run() -> None:
+    """The reader reads its socket itself (not through trio's receive_some): a peer that keeps
+    the socket full must still not keep this process's other tasks from running. (A reader
+    that never yielded would read on until the flood stops, two seconds in, and the other
+    task would not run before then.)"""
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = listener.socket.getsockname()[1]
+    frames = encode_frame(make("chat", text="spam")) * 200
+
+    def flood() -> None:  # a thread, so the flood does not wait for our tasks to run
+        until = time.monotonic() + 2
+        # (suppressed: the link hangs up at the end)
+        with socket.create_connection(("127.0.0.1", port)) as theirs, contextlib.suppress(OSError):
+            while time.monotonic() < until:
+                theirs.sendall(frames)
+
+    flooding = threading.Thread(target=flood, daemon=True)
+    flooding.start()
+    sink = Sink()
+    link = Link(FramedStream(await listener.accept()), 1, sink, Timeouts())
+    await listener.aclose()
+    ticks_while_flooded = 0
+
+    async def tick() -> None:
+        nonlocal ticks_while_flooded
+        while True:
+            ticks_while_flooded += flooding.is_alive()
+            await trio.sleep(0)
+
+    with trio.move_on_after(0.5):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.run)
+            nursery.start_soon(tick)
+    flooding.join(timeout=5)
+    assert len(sink.messages()) > 1000  # it did read the flood
+    assert ticks_while_flooded >= 5  # and the other task ran meanwhile
