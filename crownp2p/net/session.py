@@ -6,9 +6,10 @@ our own decisions, the player's requests (chat, resign, leave) — goes through 
 happens, in the task that brought it: the Lockstep is synchronous, so a decision read from the
 wire is checked, applied and acknowledged without waiting for a task switch, and trio's one
 thread leaves no races between links. That method feeds the :class:`Lockstep`, syncs the
-journal, hands the outgoing messages to the links and the events to whoever follows the game;
-once a link has reported all it read, the events go first when nothing waits to leave, so a
-step is told before its state hash is computed and acknowledged.
+journal, hands the outgoing messages to the links and the events to whoever follows the game.
+A message's events go first when nothing waits to leave, told as soon as it has been read, so
+a step is told before its state hash is computed and acknowledged (once the link has reported
+all it read).
 Until the session starts, the Hub keeps its links' reports; it knows where to send them, never
 the Session. The session's main task only waits for deadlines (a reveal, a reconnection, the
 start, the goodbyes) and for the end.
@@ -557,15 +558,15 @@ class Session:
         if isinstance(item, Drained):
             if not self.hub.current(item.link):
                 return
-            if not self.ls.outbox:
-                # Nothing waits to leave (nor a refusal to judge): tell what the batch did now,
-                # before the newest step is hashed and acknowledged.
-                self._tell()
             self.ls.idle()
         else:
             self._handle(item)
             if isinstance(item, Received):
                 self._send_reveals()  # the rest waits for the batch's end
+                if not self.ls.outbox:
+                    # Nothing waits to leave (nor a refusal to judge): tell what the message
+                    # did now, before the batch's end hashes and acknowledges the newest step.
+                    self._tell()
                 return
         self._settle()
         ls = self.ls
