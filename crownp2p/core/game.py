@@ -81,9 +81,10 @@ class Game(Mechanics):
         self._attacks: AttackMap | None = None  # attack_map() until the next decision
         # The groups of the phase's decisions not listed yet (see _only_end).
         self._unlisted: Iterator[dict[Decision, Any]] | None = None
-        # The steps of a frame's card and effect, looked up several times a decision (the
-        # rules' cards are fixed, so a copy of the game shares the table).
-        self._frame_steps: Memo[tuple[str, int], tuple[EffectStep, ...]] = Memo(
+        # The steps of each effect of a frame's card, looked up several times a decision (the
+        # rules' cards are fixed, so a copy of the game shares the table). By the card's name
+        # alone: a look-up by name and effect would make and hash a tuple every time.
+        self._frame_steps: Memo[str, tuple[tuple[EffectStep, ...], ...]] = Memo(
             partial(_effect_steps, rules)
         )
         if not _empty:
@@ -606,21 +607,20 @@ class Game(Mechanics):
     # ================================================================ steps
 
     def _steps(self, frame: Frame) -> tuple[EffectStep, ...]:
-        return self._frame_steps[frame.card, frame.effect]
+        return self._frame_steps[frame.card][frame.effect]
 
     def _step(self, frame: Frame) -> EffectStep:
         return self._steps(frame)[frame.pc]
 
 
-def _effect_steps(rules: Rules, frame: tuple[str, int]) -> tuple[EffectStep, ...]:
-    """The steps a frame of this card (a system frame's "#" name) and effect runs."""
-    card, effect = frame
+def _effect_steps(rules: Rules, card: str) -> tuple[tuple[EffectStep, ...], ...]:
+    """The steps a frame of this card (a system frame's "#" name, effect 0) runs, by effect."""
     if card.startswith("#"):
-        return SYSTEM_STEPS[card]
-    steps = rules.cards.get(card).effects[effect].steps
+        return (SYSTEM_STEPS[card],)
+    effects = rules.cards.get(card).effects
     # cards.py, below the steps, knows a card's steps only by the keys they share
     # (cards.CardStep); every step a card is made of is an EffectStep.
-    return cast("tuple[EffectStep, ...]", steps)
+    return tuple(cast("tuple[EffectStep, ...]", effect.steps) for effect in effects)
 
 
 def _move_offer(move: UnitMove) -> tuple[Decision, tuple[str, UnitMove]]:
