@@ -13,8 +13,7 @@ here, so they can be tested without sockets:
 * every chance step is a commit-reveal round between all seats, numbered 1, 2, 3 … in the
   order they happen; each peer commits to its nonce for the next round as it reveals this one
   (and to the first at the start), so when a chance step comes only the reveals travel;
-* every decision carries its decider's hash before it, and cumulative acknowledgements each
-  peer's hash at least once a turn to every other, so every step is compared by everyone;
+* cumulative acknowledgements carry each peer's hash, so every step is compared by everyone;
 * after a reconnect both sides say what they have (``sync``) and each re-sends only what it
   decided itself, so no peer ever relays — and could forge — another's moves.
 
@@ -29,7 +28,7 @@ them has its answer, play waits; every step goes through :meth:`Play.apply` into
 The state hash after a step is left for later (:meth:`Lockstep.settle`): the driver tells the
 step first, so the step's news does not wait for a fifth of a step's work. It is computed before
 anything depends on it — the next step, a hash read or compared, the journal, a message leaving
-(but those the peers wait for, :meth:`Lockstep.take_ready`).
+(but a reveal, :meth:`Lockstep.take_reveals`).
 """
 
 from __future__ import annotations
@@ -120,7 +119,7 @@ class Lockstep:
         self.pending_hashes: dict[int, dict[int, str]] = {}
         self.acked: dict[int, int] = {s: 0 for s in self.peers}
         self.ack_sent_to: dict[int, int] = {s: 0 for s in self.peers}
-        self.word_turn: dict[int, int] = {s: -1 for s in self.peers}  # our last hash to it
+        self.ack_turn = -1
         self.ours: Decision | None = None  # our decision, checked, until play applies it
         self.rounds: dict[int, Round] = {}
         self.settled: CommitReveal | None = None  # the round behind the seed play applies next
@@ -189,15 +188,12 @@ class Lockstep:
         out, self.outbox = self.outbox, []
         return out
 
-    def take_ready(self) -> list[tuple[int | None, dict[str, Any]]]:
-        """The messages at the head of the outbox that the peers wait for and that may leave
-        before the newest step is hashed and journalled: reveals (a reveal depends only on its
-        nonce, on disk since its commitment left; one queued behind that commitment waits for
-        it) and, when nothing has to reach a disk first (no record), our decision (its ``prev``
-        is the hash before it) and the commitments queued with it or with a reveal."""
-        outbox, n = self.outbox, 0
-        ready = ("reveal",) if self.journal.durable else ("reveal", "decision", "commit")
-        while n < len(outbox) and outbox[n][1]["t"] in ready:
+    def take_reveals(self) -> list[tuple[int | None, dict[str, Any]]]:
+        """The reveals at the head of the outbox: they may leave before the newest step is
+        hashed and journalled (a reveal depends only on its nonce, on disk since its commitment
+        left; one queued behind that commitment waits for it), and the peers wait for them."""
+        n = 0
+        while n < len(self.outbox) and self.outbox[n][1]["t"] == "reveal":
             n += 1
         if n == 0:
             return []  # (asked after every message read: no copy of the outbox then)
@@ -253,11 +249,11 @@ class Lockstep:
         self.events.append(Started())
         self.advance(now)
 
-    def decide(self, decision: Decision, now: float) -> None:
+    def decide(self, decision: Decision, now: float, *, send_first: bool = False) -> None:
         """Our own decision for the position we are asked in: checked, queued for every peer,
-        and applied. It is applied before it leaves so that, when a chance step follows, our
-        reveal leaves with it (:meth:`take_ready`): the peer that decides next then has it in
-        the same read."""
+        and applied. With ``send_first`` it is applied only by the next :meth:`advance`, so the
+        caller can send it first and the peers check it while we apply it — unless the journal
+        is durable: nothing leaves before it is on disk."""
         if not self.my_turn or self.outcome is not None:
             raise IllegalDecision("it is not this seat's turn to decide")
         decision = tuple(decision)
@@ -276,12 +272,11 @@ class Lockstep:
             decision=list(decision),
             prev=self.hash_at(seq - 1),
         )
-        turn = self.game.turn
         for dest in self.peers:
             self.ack_sent_to[dest] = seq  # our decision says we have it
-            self.word_turn[dest] = turn
         self.ours = decision
-        self.advance(now)
+        if not send_first or self.journal.durable:
+            self.advance(now)
 
     def advance(self, now: float) -> None:
         """Play on as far as the decisions in hand allow; end the game once it is over."""
@@ -319,6 +314,8 @@ class Lockstep:
         news = tuple(game.log[self._logged :])
         self._logged = len(game.log)
         self.events.append(StepApplied(step, news, self._where))
+        if step.seat == CHANCE:
+            self._send_ack()  # at once: a chance step's hash is compared before anything after it
 
     def settle(self) -> None:
         """Hash the state after the newest step, journal the step and compare the hashes that
@@ -439,25 +436,29 @@ class Lockstep:
             self._send(None, "commit", round=k, commit=r.commits[self.me])
 
     def idle(self) -> None:
-        """Nothing more is waiting to be read: acknowledge what we have to each peer that has
-        had no hash of ours this turn (a decision of ours carries one: its ``prev``). Every
-        decision's ``prev`` is checked by every peer, so a step is compared as soon as anyone
-        decides after it; once a turn is enough for the pairs that exchange no decision."""
+        """Nothing more is waiting to be read: acknowledge what we have, to each seat that
+        decided something since our last word to it, and once a turn to everyone."""
         if not self.started:
             return
         self.settle()
-        top, turn = self.applied, self.game.turn
+        everyone = self.game.turn != self.ack_turn
+        top = self.applied
         for dest in self.peers:
-            if top > self.ack_sent_to[dest] and self.word_turn[dest] != turn:
+            since = self.ack_sent_to[dest]
+            if top > since and (
+                everyone or any(step.seat == dest for step in self.record.steps[since:top])
+            ):
                 self._ack(dest)
+        if everyone:
+            self.ack_turn = self.game.turn
 
     def _send_ack(self) -> None:
         for dest in self.peers:
             self._ack(dest)
+        self.ack_turn = self.game.turn
 
     def _ack(self, dest: int) -> None:
         self.ack_sent_to[dest] = self.applied
-        self.word_turn[dest] = self.game.turn
         self._send(dest, "ack", seq=self.applied, hash=self.hash_at(self.applied))
 
     # ================================================================ messages

@@ -562,7 +562,7 @@ class Session:
         else:
             self._handle(item)
             if isinstance(item, Received):
-                self._send_ready()  # the rest waits for the batch's end
+                self._send_reveals()  # the rest waits for the batch's end
                 if not self.ls.outbox:
                     # Nothing waits to leave (nor a refusal to judge): tell what the message
                     # did now, before the batch's end hashes and acknowledges the newest step.
@@ -589,17 +589,15 @@ class Session:
         """The game asks for our decision, and one is offered for this position."""
         return self.ls.my_turn and bool(self.offers) and self.offers[0][0] <= self.ls.applied
 
-    def _send_ready(self) -> None:
-        """What the peers wait for (our decision, a reveal) leaves at once, in one write,
-        before the step that led to it is hashed (see Lockstep.take_ready)."""
-        out = self.ls.take_ready()
-        with self.hub.held() if len(out) > 1 else contextlib.nullcontext():
-            for dest, msg in out:
-                if dest is not None:
-                    self.hub.send(dest, msg)
+    def _send_reveals(self) -> None:
+        """Reveals the peers wait for leave at once, before the step that led to them is hashed
+        (see Lockstep.take_reveals)."""
+        for dest, msg in self.ls.take_reveals():
+            if dest is not None:
+                self.hub.send(dest, msg)
 
     def _flush(self) -> None:
-        self._send_ready()
+        self._send_reveals()
         self.ls.settle()  # every step applied is hashed and journalled
         self.journal.sync()  # nothing leaves before what it depends on is on disk
         unanswered: set[int] = set()  # seats whose link is past its budget of refusals
@@ -733,10 +731,12 @@ class Session:
                 continue
             now = trio.current_time()
             try:
-                ls.decide(decision, now)
+                ls.decide(decision, now, send_first=True)
             except IllegalDecision as err:
                 log.warning("the local decision is illegal: %s", err)
                 continue
+            self._flush()  # our decision leaves before we apply it: the peers check it meanwhile
+            ls.advance(now)
 
     # ------------------------------------------------------------------ closing
 
