@@ -3,27 +3,16 @@ against what chess knows: with passing ruled out, a King and a Rook win from eve
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
-
-def lone_king() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "bench" / "lone_king.py"
-    spec = importlib.util.spec_from_file_location("lone_king", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from benches import bench
 
 
 def test_without_passing_a_king_and_rook_win_every_board_as_in_chess() -> None:
     # Chess's longest King-and-Rook win is 16 moves to mate; here the capture is one order more.
-    result = lone_king().solve("R", passing=False)
+    result = bench("lone_king").solve("R", passing=False)
     assert result["won"] == result["boards"] > 0
     assert result["most_orders"] == 17
 
 
 def test_a_king_that_may_pass_holds_most_boards_against_king_and_rook() -> None:
-    result = lone_king().solve("R")
+    result = bench("lone_king").solve("R")
     assert (result["won"], result["boards"]) == (2_804, 175_168)

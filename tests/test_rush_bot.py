@@ -4,11 +4,11 @@ and keeps to its plan: it trains only into an empty Barracks and keeps its Peons
 from __future__ import annotations
 
 import functools
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from benches import bench
 
 from crownp2p.bots.greedy import GreedyBot
 from crownp2p.core.decisions import Decision
@@ -22,14 +22,8 @@ RULES = standard_rules()
 RUSH_SEAT = 0
 
 
-@functools.cache
 def bench_bots() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "bench" / "bots.py"
-    spec = importlib.util.spec_from_file_location("bench_bots", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench("bots")
 
 
 @functools.cache
