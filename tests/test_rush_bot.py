@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from benches import bench
@@ -22,10 +21,6 @@ RULES = standard_rules()
 RUSH_SEAT = 0
 
 
-def bench_bots() -> ModuleType:
-    return bench("bots")
-
-
 @functools.cache
 def played_rush_game(seed: int) -> tuple[Game, list[tuple[Decision, int]]]:
     """:func:`rush_game`, played once for the tests that only read it."""
@@ -36,7 +31,7 @@ def rush_game(seed: int) -> tuple[Game, list[tuple[Decision, int]]]:
     """A whole game, the rush against greedy: the rush's decisions, each with the number of
     units waiting in its Barracks when it made it. Every decision is checked to be legal."""
     game = Game(RULES, Setup())
-    rush, greedy = bench_bots().RushBot(seed), GreedyBot(seed)
+    rush, greedy = bench("bots").RushBot(seed), GreedyBot(seed)
     seeds = SeedSource(seed)
     made: list[tuple[Decision, int]] = []
     while not game.over and game.turn <= 300:
@@ -68,9 +63,9 @@ def test_the_rush_trains_only_into_an_empty_barracks_and_keeps_its_peons() -> No
 
 def test_an_unfinished_bench_game_keeps_a_record_that_replays_it(tmp_path: Path) -> None:
     # `bench/bots.py --records DIR`: a game at the turn cap is kept, to see why it got there.
-    bench = bench_bots()
-    capped = bench.play("easy:random", 4, None, 6, tmp_path)
-    finished = bench.play("easy:random", 4, None, 0, tmp_path)
+    bots = bench("bots")
+    capped = bots.play("easy:random", 4, None, 6, tmp_path)
+    finished = bots.play("easy:random", 4, None, 0, tmp_path)
     assert not capped["over"] and finished["over"]
     kept = sorted(p.name for p in tmp_path.iterdir())
     assert kept == ["easy-random-4.jsonl"]  # the finished game left none
@@ -87,7 +82,7 @@ def test_the_bench_report_gives_the_games_lengths(capsys: pytest.CaptureFixture[
         | {"times": [0.1], "walls": [0.1]}
         for s, t in enumerate([40, 100, 120, 200, 301])
     ]
-    summary = bench_bots().report("normal:normal", games)
+    summary = bench("bots").report("normal:normal", games)
     assert summary["turns_quartiles"] == [70.0, 120.0, 250.5]
     assert "length: median 120 turns, quartiles 70–250" in capsys.readouterr().out
 
@@ -98,6 +93,6 @@ def test_the_bench_refuses_a_match_of_no_games(
     # It divided by the games played, and stopped with a ZeroDivisionError.
     monkeypatch.setattr("sys.argv", ["bots.py", "--games", "0", "--match", "normal:greedy"])
     with pytest.raises(SystemExit) as stop:
-        bench_bots().main()
+        bench("bots").main()
     assert stop.value.code == 2
     assert "--games and --workers take a number of at least 1" in capsys.readouterr().err
