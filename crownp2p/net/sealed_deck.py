@@ -1,0 +1,269 @@
+"""Sealed decks' cryptography: a deck that no one can read, its owner included, shuffled by
+every seat in turn, whose cards are opened one position at a time, and audited at the end.
+
+This is mental poker in a prime-order group (Shamir-Rivest-Adleman's commutative encryption,
+done in the ed25519 subgroup as Barnett and Smart describe): each card instance has its own
+point ``P``; a seat "locks" a point by multiplying it by a secret scalar ``k``; locks commute,
+so any seat may lift its own lock in any order, and a point under every seat's lock says
+nothing about its card to anyone holding fewer than all the keys. The group arithmetic is
+libsodium's, through PyNaCl (``crypto_scalarmult_ed25519_noclamp`` refuses any point outside
+the prime-order subgroup, and small-order points), and every scalar and permutation comes from
+a seed the seat committed to before its pass, through HKDF-SHA-512. Nothing here is
+hand-made cryptography: the only choices are which standard pieces to use, and the order of
+the passes.
+
+A shuffle of an ``n``-card deck, for seats in an agreed order:
+
+1. **Shuffle passes**, one seat after another: the seat locks every card with its *pass key*
+   and permutes the list (its *order*). After the last pass no one knows the order.
+2. **Re-key passes**, one seat after another: the seat swaps its pass key for one *position key*
+   per position (multiplying position ``j`` by ``position_key[j] / pass_key``), so that a
+   single position can later be opened without opening the others.
+3. **Opening** position ``j`` to a seat: every other seat gives it its position key for ``j``
+   (over the encrypted link); the seat lifts every lock at once and looks the point up among
+   the deck's card points. A wrong key opens to no card of the deck, so it is caught at once;
+   the audit names who sent it.
+4. **Audit**, at the game's end: every seat reveals its seeds; each peer checks them against
+   their commitments, derives every seat's keys and orders, re-runs every pass from the deck's
+   card points and compares every list and every key released with what was sent. The first
+   difference names the seat and the step.
+
+What each secret is for (see docs/sealed-decks.md):
+
+* the *shuffle seed*, 32 random bytes a seat draws for one shuffle and commits to first:
+  everything below is derived from it, so the audit can re-run the seat's passes;
+* the *pass key*: locks the whole deck through the shuffle passes (one key, so a pass costs
+  one scalar multiplication a card);
+* the *order*: the seat's secret permutation;
+* the *position keys*: one per final position, each released only for the position it locks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets as _secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
+from nacl import bindings as sodium
+from nacl.exceptions import RuntimeError as SodiumError
+
+from crownp2p.core.shuffle import shuffle as seeded_shuffle
+
+POINT_BYTES = 32
+SCALAR_BYTES = 32
+SEED_BYTES = 32
+VERSION = 1  # of the derivations below: records depend on it, so never change it in place
+
+_CARD = b"crownp2p sealed card point v1"
+_COMMIT = b"crownp2p sealed shuffle commitment v1"
+_SECRETS = b"crownp2p sealed shuffle secrets v1"
+
+
+class DeckCheat(ValueError):
+    """A pass, a key or a seed that does not check out: ``seat`` did it, ``what`` says how."""
+
+    def __init__(self, seat: int, what: str) -> None:
+        super().__init__(f"seat {seat}: {what}")
+        self.seat = seat
+        self.what = what
+
+
+# ====================================================================== card points
+
+
+def card_point(game_id: bytes, instance: int) -> bytes:
+    """The point of one card instance (hash to the group: libsodium's ``from_uniform`` of
+    SHA-256 of the game and the instance, always in the prime-order subgroup), so two Peons
+    never look alike and no point is reused from one game to the next."""
+    digest = hashlib.sha256(_CARD + game_id + instance.to_bytes(4, "big")).digest()
+    point: bytes = sodium.crypto_core_ed25519_from_uniform(digest)
+    return point
+
+
+def card_table(game_id: bytes, instances: Iterable[int]) -> dict[bytes, int]:
+    """Point -> instance, to name what an opening gives."""
+    return {card_point(game_id, i): i for i in instances}
+
+
+# ====================================================================== a seat's secrets
+
+
+def new_seed() -> bytes:
+    return _secrets.token_bytes(SEED_BYTES)
+
+
+def _context(game_id: bytes, shuffle: int, seat: int) -> bytes:
+    return game_id + shuffle.to_bytes(8, "big") + bytes([seat])
+
+
+def commitment(game_id: bytes, shuffle: int, seat: int, seed: bytes) -> bytes:
+    """SHA-256 of a domain string, the game, the shuffle's number, the seat and its seed: sent
+    before the seat's first pass, opened at the audit."""
+    return hashlib.sha256(_COMMIT + _context(game_id, shuffle, seat) + seed).digest()
+
+
+def _scalar(prk: bytes, label: bytes) -> bytes:
+    """A uniform non-zero scalar: 64 bytes of HKDF-Expand reduced modulo the group order (as
+    Ed25519 makes its scalars from SHA-512). Zero has probability 2^-252; it is refused."""
+    wide = HKDFExpand(hashes.SHA512(), 64, label).derive(prk)
+    scalar: bytes = sodium.crypto_core_ed25519_scalar_reduce(wide)
+    if scalar == bytes(SCALAR_BYTES):
+        raise ValueError("a derived scalar is zero")  # never seen; would need a new seed
+    return scalar
+
+
+@dataclass(frozen=True)
+class ShuffleSecrets:
+    """One seat's secrets for one shuffle of ``size`` cards, all derived from its seed."""
+
+    seat: int
+    size: int
+    pass_key: bytes
+    order: tuple[int, ...]  # output position i takes the card at input position order[i]
+    position_keys: tuple[bytes, ...]
+
+    @classmethod
+    def derive(
+        cls, game_id: bytes, shuffle: int, seat: int, seed: bytes, size: int
+    ) -> ShuffleSecrets:
+        if len(seed) != SEED_BYTES:
+            raise ValueError(f"a shuffle seed is {SEED_BYTES} bytes")
+        context = _context(game_id, shuffle, seat) + size.to_bytes(4, "big")
+        prk = HKDF(hashes.SHA512(), 64, salt=None, info=_SECRETS + context).derive(seed)
+        order = list(range(size))
+        seeded_shuffle(order, HKDFExpand(hashes.SHA512(), 32, b"order").derive(prk))
+        return cls(
+            seat=seat,
+            size=size,
+            pass_key=_scalar(prk, b"pass key"),
+            order=tuple(order),
+            position_keys=tuple(
+                _scalar(prk, b"position key" + j.to_bytes(4, "big")) for j in range(size)
+            ),
+        )
+
+
+# ====================================================================== passes
+
+
+def _mul(scalar: bytes, point: bytes) -> bytes:
+    result: bytes = sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
+    return result
+
+
+def shuffle_pass(deck: Sequence[bytes], mine: ShuffleSecrets) -> list[bytes]:
+    """Lock every card with the pass key, then put them in the seat's order."""
+    if len(deck) != mine.size:
+        raise ValueError(f"the deck has {len(deck)} cards, the secrets are for {mine.size}")
+    locked = [_mul(mine.pass_key, point) for point in deck]
+    return [locked[i] for i in mine.order]
+
+
+def rekey_pass(deck: Sequence[bytes], mine: ShuffleSecrets) -> list[bytes]:
+    """Swap the seat's pass key for its key of each position (one multiplication a card)."""
+    if len(deck) != mine.size:
+        raise ValueError(f"the deck has {len(deck)} cards, the secrets are for {mine.size}")
+    lift: bytes = sodium.crypto_core_ed25519_scalar_invert(mine.pass_key)
+    return [
+        _mul(sodium.crypto_core_ed25519_scalar_mul(key, lift), point)
+        for key, point in zip(mine.position_keys, deck, strict=True)
+    ]
+
+
+def check_pass(seat: int, before: Sequence[bytes], after: Sequence[bytes]) -> list[bytes]:
+    """What a peer can check of another seat's pass as it arrives (the rest waits for the
+    audit): as many cards as went in, each a valid point of the prime-order subgroup, no two
+    alike (a pass that duplicates a card, or drops one for a copy of another, shows at once).
+    Returns ``after`` as a list of bytes."""
+    if len(after) != len(before):
+        raise DeckCheat(seat, f"its pass returned {len(after)} cards for {len(before)}")
+    out = []
+    for point in after:
+        if not isinstance(point, bytes) or len(point) != POINT_BYTES:
+            raise DeckCheat(seat, "its pass holds something that is not a 32-byte point")
+        if not sodium.crypto_core_ed25519_is_valid_point(point):
+            raise DeckCheat(seat, "its pass holds a point outside the prime-order group")
+        out.append(point)
+    if len(set(out)) != len(out):
+        raise DeckCheat(seat, "its pass holds the same card twice")
+    return out
+
+
+# ====================================================================== opening
+
+
+def open_card(sealed: bytes, keys: Iterable[bytes], table: Mapping[bytes, int]) -> int | None:
+    """The instance under ``sealed`` once every seat's key for its position is lifted (all the
+    inverses multiplied into one scalar: one group multiplication, however many seats), or None
+    when the keys open it to no card of ``table``: a key was wrong."""
+    lift = None
+    for key in keys:
+        if len(key) != SCALAR_BYTES:
+            return None
+        try:
+            inverse = sodium.crypto_core_ed25519_scalar_invert(key)
+        except SodiumError:
+            return None  # the zero scalar has no inverse
+        lift = inverse if lift is None else sodium.crypto_core_ed25519_scalar_mul(lift, inverse)
+    if lift is None:
+        return table.get(sealed)
+    try:
+        point = _mul(lift, sealed)
+    except SodiumError:
+        return None
+    return table.get(point)
+
+
+# ====================================================================== the audit
+
+
+@dataclass
+class ShuffleLog:
+    """What every peer saw of one shuffle, kept for its audit: the deck's card points going in,
+    each seat's commitment, every pass as it was sent (in the agreed seat order: shuffle passes
+    then re-key passes) and every position key a seat released, to whom it was released."""
+
+    game_id: bytes
+    number: int
+    start: list[bytes]
+    seats: list[int]  # the order of the passes
+    commitments: dict[int, bytes]
+    shuffled: list[list[bytes]]  # after each seat's shuffle pass, in ``seats`` order
+    rekeyed: list[list[bytes]]  # after each seat's re-key pass, in ``seats`` order
+    released: list[tuple[int, int, bytes]]  # (seat, position, key)
+
+
+def audit(log: ShuffleLog, seeds: Mapping[int, bytes]) -> None:
+    """Re-run the shuffle from the revealed seeds; raise DeckCheat for the first seat whose
+    seed, pass or released key does not match (a seat with no seed refused the audit)."""
+    size = len(log.start)
+    mine: dict[int, ShuffleSecrets] = {}
+    for seat in log.seats:
+        seed = seeds.get(seat)
+        if seed is None or len(seed) != SEED_BYTES:
+            raise DeckCheat(seat, f"it did not reveal its seed for shuffle {log.number}")
+        if commitment(log.game_id, log.number, seat, seed) != log.commitments.get(seat):
+            raise DeckCheat(seat, f"its seed for shuffle {log.number} does not open its commitment")
+        mine[seat] = ShuffleSecrets.derive(log.game_id, log.number, seat, seed, size)
+    deck = list(log.start)
+    for stage, lists, run in (
+        ("shuffle", log.shuffled, shuffle_pass),
+        ("re-key", log.rekeyed, rekey_pass),
+    ):
+        for i, seat in enumerate(log.seats):
+            deck = run(deck, mine[seat])
+            if i >= len(lists) or lists[i] != deck:
+                raise DeckCheat(
+                    seat, f"its {stage} pass of shuffle {log.number} does not follow from its seed"
+                )
+    for seat, position, key in log.released:
+        secrets_ = mine.get(seat)
+        if secrets_ is None or not 0 <= position < size:
+            raise DeckCheat(seat, f"it released a key for no position of shuffle {log.number}")
+        if key != secrets_.position_keys[position]:
+            raise DeckCheat(
+                seat, f"it released a wrong key for position {position} of shuffle {log.number}"
+            )
