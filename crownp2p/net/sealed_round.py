@@ -1,0 +1,147 @@
+"""One sealed shuffle at a table, as one seat takes part in it: sans-I/O, like the Lockstep.
+Feed it what the seats send; send what it hands back. The cryptography is sealed_deck's; this
+module holds the order of things.
+
+1. Every seat sends its commitment (:meth:`SealedShuffle.commitment`); no pass is taken
+   before all are in, so every pass is bound to a seed fixed beforehand.
+2. The passes go round the seats in the agreed order, stage after stage: the relock stage
+   (only when cards still sealed come in), then the shuffle stage, then the re-key stage.
+   Each pass goes to every seat, which checks it as it arrives (``check_pass``) and keeps it
+   for the audit. A pass from a seat whose turn it is not, or for another stage, is refused.
+3. Once the last re-key pass is in, :attr:`final` is the sealed deck, the same at every seat,
+   and :meth:`position_key` gives our key for a position, to release when it is opened.
+
+Any refusal is a :class:`~crownp2p.net.sealed_deck.DeckCheat` naming the seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .sealed_deck import (
+    DeckCheat,
+    Label,
+    ShuffleLog,
+    ShuffleSecrets,
+    check_pass,
+    commitment,
+    rekey_pass,
+    relock_pass,
+    shuffle_pass,
+)
+
+RELOCK, SHUFFLE, REKEY = "relock", "shuffle", "re-key"
+
+
+class SealedShuffle:
+    """Shuffle ``number`` of a deck whose cards going in are ``start`` (a card's own point when
+    it is open to all, else its sealed point, sealed at ``carried[i]``), for ``seats`` in the
+    order of their passes, seen from seat ``me``. ``old_keys[i]`` is our position key for the
+    carried card ``i`` (None for an open card); ``seed`` is our shuffle seed."""
+
+    def __init__(
+        self,
+        game_id: bytes,
+        number: int,
+        seats: Sequence[int],
+        me: int,
+        start: Sequence[bytes],
+        seed: bytes,
+        carried: Sequence[Label | None] = (),
+        old_keys: Sequence[bytes | None] = (),
+    ) -> None:
+        if me not in seats or len(set(seats)) != len(seats):
+            raise ValueError("the seats of a shuffle are distinct and include ours")
+        self.me = me
+        self.log = ShuffleLog(game_id, number, seats=list(seats), commitments={}, start=list(start))
+        self.log.carried = list(carried)
+        if self.log.needs_relock and len(old_keys) != len(start):
+            raise ValueError("one old key (or None) a card going in")
+        self.mine = ShuffleSecrets.derive(game_id, number, me, seed, len(start))
+        self.log.commitments[me] = commitment(game_id, number, me, seed)
+        self._old = list(old_keys)
+        self.stages = [SHUFFLE, REKEY]
+        if self.log.needs_relock:
+            self.stages.insert(0, RELOCK)
+        self._deck = list(start)
+        self._stage = 0
+        self._turn = 0
+
+    # ------------------------------------------------------------------ commitments
+
+    def commitment(self) -> bytes:
+        """Ours, to send to every seat."""
+        return self.log.commitments[self.me]
+
+    def on_commitment(self, seat: int, value: bytes) -> None:
+        if seat not in self.log.seats or seat == self.me:
+            raise DeckCheat(seat, f"it sent a commitment for shuffle {self.log.number}, not its")
+        if seat in self.log.commitments:
+            raise DeckCheat(seat, f"it sent a second commitment for shuffle {self.log.number}")
+        if not isinstance(value, bytes) or len(value) != 32:
+            raise DeckCheat(seat, "its commitment is not 32 bytes")
+        self.log.commitments[seat] = value
+
+    @property
+    def committed(self) -> bool:
+        return len(self.log.commitments) == len(self.log.seats)
+
+    # ------------------------------------------------------------------ passes
+
+    @property
+    def waiting_for(self) -> tuple[str, int] | None:
+        """The stage and the seat whose pass comes next (None once the deck is sealed, or
+        before every commitment is in)."""
+        if self.final is not None or not self.committed:
+            return None
+        return self.stages[self._stage], self.log.seats[self._turn]
+
+    @property
+    def my_turn(self) -> bool:
+        nxt = self.waiting_for
+        return nxt is not None and nxt[1] == self.me
+
+    def my_pass(self) -> tuple[str, list[bytes]]:
+        """Our pass for the stage it is our turn in: send it to every seat."""
+        if not self.my_turn:
+            raise RuntimeError("it is not our turn to pass")
+        stage = self.stages[self._stage]
+        if stage == RELOCK:
+            deck = relock_pass(self._deck, self.mine, self._old)
+        elif stage == SHUFFLE:
+            deck = shuffle_pass(self._deck, self.mine)
+        else:
+            deck = rekey_pass(self._deck, self.mine, relocked=self.log.needs_relock)
+        self._take(stage, deck)
+        return stage, deck
+
+    def on_pass(self, seat: int, stage: str, cards: Sequence[bytes]) -> None:
+        """Another seat's pass: refused unless it is that seat's turn at that stage, and unless
+        it passes the checks on arrival."""
+        if seat == self.me or seat not in self.log.seats:
+            raise DeckCheat(seat, f"it sent a pass of shuffle {self.log.number} as another seat")
+        expected = self.waiting_for
+        if expected is None or expected != (stage, seat):
+            when = "before every commitment was in" if not self.committed else "out of turn"
+            raise DeckCheat(seat, f"it sent a {stage} pass of shuffle {self.log.number} {when}")
+        self._take(stage, check_pass(seat, self._deck, cards))
+
+    def _take(self, stage: str, deck: list[bytes]) -> None:
+        lists = {RELOCK: self.log.relocked, SHUFFLE: self.log.shuffled, REKEY: self.log.rekeyed}
+        lists[stage].append(deck)
+        self._deck = deck
+        self._turn += 1
+        if self._turn == len(self.log.seats):
+            self._turn = 0
+            self._stage += 1
+
+    @property
+    def final(self) -> list[bytes] | None:
+        """The sealed deck, top first, once the last re-key pass is in."""
+        return self._deck if self._stage == len(self.stages) else None
+
+    def position_key(self, position: int) -> bytes:
+        """Our key for one position of the sealed deck, to release to whoever may see it."""
+        if self.final is None:
+            raise RuntimeError("the deck is not sealed yet")
+        return self.mine.position_keys[position]

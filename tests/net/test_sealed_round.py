@@ -1,0 +1,147 @@
+"""A sealed shuffle at a table (crownp2p.net.sealed_round): every seat runs its own
+SealedShuffle, they exchange only what each hands back, and all end with the same sealed deck,
+which opens position by position and passes the audit; a pass out of turn, out of stage, before
+the commitments, or in another seat's name is refused by name."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from crownp2p.net.sealed_deck import DeckCheat, audit, card_point, card_table, open_card
+from crownp2p.net.sealed_round import REKEY, RELOCK, SHUFFLE, SealedShuffle
+
+GAME = bytes(16)
+CARDS = list(range(10))
+
+
+def seed(seat: int, number: int) -> bytes:
+    return hashlib.sha256(f"round test {seat} {number}".encode()).digest()
+
+
+def table_of(seats, number=1, start=None, carried=(), earlier=None):
+    start = [card_point(GAME, i) for i in CARDS] if start is None else start
+    peers = {}
+    for me in seats:
+        old = [None if c is None else earlier[me].mine.position_keys[c[1]] for c in carried]
+        peers[me] = SealedShuffle(GAME, number, seats, me, start, seed(me, number), carried, old)
+    return peers
+
+
+def run(peers):
+    """Deliver every commitment, then every pass as its seat makes it, to every other seat."""
+    for me, peer in peers.items():
+        for other in peers.values():
+            if other is not peer:
+                other.on_commitment(me, peer.commitment())
+    while True:
+        nxt = next(iter(peers.values())).waiting_for
+        if nxt is None:
+            break
+        stage, seat = nxt
+        sent_stage, cards = peers[seat].my_pass()
+        assert sent_stage == stage
+        for me, peer in peers.items():
+            if me != seat:
+                peer.on_pass(seat, stage, cards)
+
+
+def open_everything(peers, cards=CARDS):
+    table = card_table(GAME, cards)
+    final = next(iter(peers.values())).final
+    return [
+        open_card(point, [p.position_key(j) for p in peers.values()], table)
+        for j, point in enumerate(final)
+    ]
+
+
+@pytest.mark.parametrize("seats", [[0, 1], [3, 1, 0, 2]])
+def test_the_seats_end_with_one_sealed_deck_that_opens_to_every_card(seats):
+    peers = table_of(seats)
+    run(peers)
+    finals = {b"".join(p.final) for p in peers.values()}
+    assert len(finals) == 1
+    assert all(p.stages == [SHUFFLE, REKEY] for p in peers.values())
+    assert sorted(open_everything(peers)) == CARDS
+    for peer in peers.values():  # each seat's own log passes the audit
+        audit([peer.log], {(1, s): seed(s, 1) for s in seats})
+
+
+def test_a_reshuffle_of_cards_still_sealed_runs_the_relock_stage():
+    seats = [0, 1, 2]
+    first = table_of(seats)
+    run(first)
+    sealed = next(iter(first.values())).final
+    start = [sealed[0], card_point(GAME, 50), sealed[4]]
+    carried = [(1, 0), None, (1, 4)]
+    second = table_of(seats, 2, start, carried, first)
+    run(second)
+    assert next(iter(second.values())).stages == [RELOCK, SHUFFLE, REKEY]
+    keys = {j: [p.position_key(j) for p in first.values()] for j in (0, 4)}
+    table = card_table(GAME, [*CARDS, 50])
+    expected = sorted(
+        [open_card(sealed[0], keys[0], table), 50, open_card(sealed[4], keys[4], table)]
+    )
+    assert sorted(open_everything(second, [*CARDS, 50])) == expected
+    seeds = {(n, s): seed(s, n) for n in (1, 2) for s in seats}
+    audit([first[1].log, second[1].log], seeds)
+
+
+def test_a_pass_before_every_commitment_is_refused():
+    peers = table_of([0, 1])
+    a, b = peers[0], peers[1]
+    b.on_commitment(0, a.commitment())  # b has both; a has only its own
+    assert b.waiting_for == (SHUFFLE, 0) and a.waiting_for is None
+    with pytest.raises(RuntimeError):
+        a.my_pass()
+    a.on_commitment(1, b.commitment())
+    stage, cards = a.my_pass()
+    fresh = table_of([0, 1])[1]
+    with pytest.raises(DeckCheat, match="before every commitment") as err:
+        fresh.on_pass(0, stage, cards)
+    assert err.value.seat == 0
+
+
+def test_a_pass_out_of_turn_or_stage_or_in_anothers_name_is_refused():
+    peers = table_of([0, 1, 2])
+    for me, peer in peers.items():
+        for other in peers.values():
+            if other is not peer:
+                other.on_commitment(me, peer.commitment())
+    start = [card_point(GAME, i) for i in CARDS]
+    watcher = peers[2]
+    with pytest.raises(DeckCheat, match="out of turn") as err:
+        watcher.on_pass(1, SHUFFLE, start)  # seat 0 passes first
+    assert err.value.seat == 1
+    with pytest.raises(DeckCheat, match="re-key pass of shuffle 1 out of turn"):
+        watcher.on_pass(0, REKEY, start)
+    with pytest.raises(DeckCheat, match="as another seat"):
+        watcher.on_pass(7, SHUFFLE, start)
+    with pytest.raises(DeckCheat, match="as another seat"):
+        watcher.on_pass(2, SHUFFLE, start)  # our own seat, sent by someone else
+    stage, cards = peers[0].my_pass()
+    with pytest.raises(DeckCheat, match="returned 9 cards") as err:
+        watcher.on_pass(0, stage, cards[:-1])
+    assert err.value.seat == 0
+    watcher.on_pass(0, stage, cards)  # the right one is still taken
+    assert watcher.waiting_for == (SHUFFLE, 1)
+
+
+def test_a_second_commitment_or_one_from_outside_is_refused():
+    peers = table_of([0, 1])
+    peers[1].on_commitment(0, peers[0].commitment())
+    with pytest.raises(DeckCheat, match="second commitment"):
+        peers[1].on_commitment(0, peers[0].commitment())
+    with pytest.raises(DeckCheat, match="not its"):
+        peers[1].on_commitment(5, bytes(32))
+    with pytest.raises(DeckCheat, match="32 bytes"):
+        table_of([0, 1])[1].on_commitment(0, b"short")
+
+
+def test_keys_are_given_only_once_the_deck_is_sealed():
+    peers = table_of([0, 1])
+    with pytest.raises(RuntimeError):
+        peers[0].position_key(0)
+    run(peers)
+    assert peers[0].position_key(3) == peers[0].mine.position_keys[3]
