@@ -142,14 +142,19 @@ def _vectors() -> list[tuple[str, bytes]]:
     return out
 
 
-def render() -> str:
-    """The vectors as docs/protocol.md shows them: a name, then hex in 64-digit lines."""
+def block(pairs: list[tuple[str, bytes]]) -> str:
+    """Vectors as the documents show them: a name, then hex in 64-digit lines."""
     lines = []
-    for name, value in vectors():
+    for name, value in pairs:
         lines.append(f"{name}:")
         text = value.hex()
         lines.extend("    " + text[i : i + 64] for i in range(0, len(text), 64))
     return "\n".join(lines)
+
+
+def render() -> str:
+    """The vectors of docs/protocol.md."""
+    return block(vectors())
 
 
 if __name__ == "__main__":

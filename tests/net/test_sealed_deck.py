@@ -4,9 +4,11 @@ in and no seat can read, openings one position at a time, and an audit that name
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 from nacl import bindings as sodium
+from sealed_vectors import render
 
 from crownp2p.net.sealed_deck import (
     DeckCheat,
@@ -338,3 +340,8 @@ def test_a_withheld_seed_of_an_earlier_shuffle_stops_the_audit_there():
     with pytest.raises(DeckCheat, match="did not reveal its seed for shuffle 1") as err:
         audit([first, log], seeds)
     assert err.value.seat == 0
+
+
+def test_the_document_carries_the_sealed_vectors():
+    doc = (Path(__file__).parents[2] / "docs" / "sealed-decks.md").read_text(encoding="utf-8")
+    assert render() in doc
