@@ -14,14 +14,11 @@ the passes.
 
 A shuffle of an ``n``-card deck, for seats in an agreed order:
 
-0. **Relock passes**, only when some cards going in are still sealed from an earlier shuffle:
-   each seat swaps its old key on each such card for its *relock key*, and locks the open
-   cards with it too, while the cards are still in a known order.
 1. **Shuffle passes**, one seat after another: the seat locks every card with its *pass key*
    and permutes the list (its *order*). After the last pass no one knows the order.
-2. **Re-key passes**, one seat after another: the seat swaps its pass key (and relock key)
-   for one *position key* per position (multiplying position ``j`` by
-   ``position_key[j] / pass_key``), so that one position can be opened without the others.
+2. **Re-key passes**, one seat after another: the seat swaps its pass key for one *position
+   key* per position (multiplying position ``j`` by ``position_key[j] / pass_key``), so that
+   one position can be opened without the others.
 3. **Opening** position ``j`` to a seat: every other seat gives it its position key for ``j``
    (over the encrypted link); the seat lifts every lock at once and looks the point up among
    the deck's card points. A wrong key opens to no card of the deck, so it is caught at once;
@@ -35,7 +32,6 @@ What each secret is for (see docs/sealed-decks.md):
 
 * the *shuffle seed*, 32 random bytes a seat draws for one shuffle and commits to first:
   everything below is derived from it, so the audit can re-run the seat's passes;
-* the *relock key*: locks the whole deck from the relock round to the re-key pass;
 * the *pass key*: locks the whole deck through the shuffle passes (one key, so a pass costs
   one scalar multiplication a card);
 * the *order*: the seat's secret permutation;
@@ -46,7 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets as _secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cryptography.hazmat.primitives import hashes
@@ -125,7 +121,6 @@ class ShuffleSecrets:
 
     seat: int
     size: int
-    relock_key: bytes
     pass_key: bytes
     order: tuple[int, ...]  # output position i takes the card at input position order[i]
     position_keys: tuple[bytes, ...]
@@ -143,7 +138,6 @@ class ShuffleSecrets:
         return cls(
             seat=seat,
             size=size,
-            relock_key=_scalar(prk, b"relock key"),
             pass_key=_scalar(prk, b"pass key"),
             order=tuple(order),
             position_keys=tuple(
@@ -175,23 +169,6 @@ def _times(a: bytes, b: bytes) -> bytes:
     return result
 
 
-def relock_pass(
-    deck: Sequence[bytes], mine: ShuffleSecrets, old_keys: Sequence[bytes | None]
-) -> list[bytes]:
-    """Before a reshuffle that takes in cards still sealed: swap the seat's old position key on
-    each such card (``old_keys[i]``, None for a card open to all) for its relock key, and lock
-    the open cards with it too, so every card ends under the same locks. Done while the cards
-    are still in a known order: after the first shuffle pass no seat could tell which of its old
-    keys is on which card."""
-    _check_size(deck, mine)
-    if len(old_keys) != len(deck):
-        raise ValueError("one old key (or None) a card")
-    return [
-        _mul(mine.relock_key if old is None else _times(mine.relock_key, _inverse(old)), point)
-        for point, old in zip(deck, old_keys, strict=True)
-    ]
-
-
 def shuffle_pass(deck: Sequence[bytes], mine: ShuffleSecrets) -> list[bytes]:
     """Lock every card with the pass key, then put them in the seat's order."""
     _check_size(deck, mine)
@@ -199,12 +176,10 @@ def shuffle_pass(deck: Sequence[bytes], mine: ShuffleSecrets) -> list[bytes]:
     return [locked[i] for i in mine.order]
 
 
-def rekey_pass(deck: Sequence[bytes], mine: ShuffleSecrets, relocked: bool = False) -> list[bytes]:
-    """Swap the seat's pass key (and its relock key, after a relock round) for its key of each
-    position: one multiplication a card."""
+def rekey_pass(deck: Sequence[bytes], mine: ShuffleSecrets) -> list[bytes]:
+    """Swap the seat's pass key for its key of each position: one multiplication a card."""
     _check_size(deck, mine)
-    lock = _times(mine.pass_key, mine.relock_key) if relocked else mine.pass_key
-    lift = _inverse(lock)
+    lift = _inverse(mine.pass_key)
     return [
         _mul(_times(key, lift), point) for key, point in zip(mine.position_keys, deck, strict=True)
     ]
@@ -256,53 +231,49 @@ def open_card(sealed: bytes, keys: Iterable[bytes], table: Mapping[bytes, int]) 
 
 # ====================================================================== the audit
 
-Label = tuple[int, int]  # (shuffle number, position): which seats' position keys seal a card
-
 
 @dataclass
 class ShuffleLog:
-    """What every peer saw of one shuffle, kept for the audit.
-
-    ``start`` is the cards going in: a card's own point when it is open to all, or, for a card
-    still sealed, its point as it was sealed at position ``carried[i]`` of an earlier shuffle.
-    The passes are kept as they were sent, in the seats' agreed order: relock passes (only when
-    a card is carried), shuffle passes, re-key passes. ``released`` is every position key a seat
-    gave out for this shuffle's positions."""
+    """What every peer saw of one shuffle, kept for the audit: the card points going in (every
+    card that goes into a shuffle is open to all: docs/sealed-decks.md), each seat's commitment,
+    its passes as they were sent, in the seats' agreed order (shuffle passes, then re-key
+    passes), and every position key a seat gave out for this shuffle's positions."""
 
     game_id: bytes
     number: int
     seats: list[int]  # the order of the passes
     commitments: dict[int, bytes]
     start: list[bytes]
-    carried: list[Label | None] = field(default_factory=list)  # per card in ``start``
-    relocked: list[list[bytes]] = field(default_factory=list)
     shuffled: list[list[bytes]] = field(default_factory=list)
     rekeyed: list[list[bytes]] = field(default_factory=list)
     released: list[tuple[int, int, bytes]] = field(default_factory=list)  # (seat, position, key)
 
-    @property
-    def needs_relock(self) -> bool:
-        return any(label is not None for label in self.carried)
 
-
-def audit(logs: Sequence[ShuffleLog], seeds: Mapping[tuple[int, int], bytes]) -> None:
-    """Re-run a game's shuffles, in order, from the revealed seeds (by shuffle number and
-    seat); raise DeckCheat for the first seat whose seed, pass or released key does not match
-    what it sent. A seat whose seed is missing refused the audit."""
-    done: dict[int, tuple[ShuffleLog, dict[int, ShuffleSecrets]]] = {}
+def audit(logs: Iterable[ShuffleLog], seeds: Mapping[tuple[int, int], bytes]) -> None:
+    """Re-run a game's shuffles from the revealed seeds (by shuffle number and seat); raise
+    DeckCheat for the first seat whose seed, pass or released key does not match what it sent.
+    A seat whose seed is missing refused the audit."""
     for log in logs:
         mine = _secrets_of(log, seeds)
-        _rerun(log, mine, done)
-        size = len(log.start)
+        n, deck = log.number, list(log.start)
+        for stage, lists, run in (
+            ("shuffle", log.shuffled, shuffle_pass),
+            ("re-key", log.rekeyed, rekey_pass),
+        ):
+            for i, seat in enumerate(log.seats):
+                deck = run(deck, mine[seat])
+                if i >= len(lists) or lists[i] != deck:
+                    raise DeckCheat(
+                        seat, f"its {stage} pass of shuffle {n} does not follow from its seed"
+                    )
         for seat, position, key in log.released:
             secrets_ = mine.get(seat)
-            if secrets_ is None or not 0 <= position < size:
-                raise DeckCheat(seat, f"it released a key for no position of shuffle {log.number}")
+            if secrets_ is None or not 0 <= position < len(deck):
+                raise DeckCheat(seat, f"it released a key for no position of shuffle {n}")
             if key != secrets_.position_keys[position]:
                 raise DeckCheat(
-                    seat, f"it released a wrong key for position {position} of shuffle {log.number}"
+                    seat, f"it released a wrong key for position {position} of shuffle {n}"
                 )
-        done[log.number] = (log, mine)
 
 
 def _secrets_of(
@@ -317,45 +288,3 @@ def _secrets_of(
             raise DeckCheat(seat, f"its seed for shuffle {log.number} does not open its commitment")
         mine[seat] = ShuffleSecrets.derive(log.game_id, log.number, seat, seed, len(log.start))
     return mine
-
-
-def _rerun(
-    log: ShuffleLog,
-    mine: dict[int, ShuffleSecrets],
-    done: Mapping[int, tuple[ShuffleLog, dict[int, ShuffleSecrets]]],
-) -> None:
-    """Every pass of ``log`` again from its start, compared with what each seat sent."""
-    n = log.number
-    relock = log.needs_relock
-    if relock:
-        if len(log.carried) != len(log.start):
-            raise ValueError(f"shuffle {n}: one label (or None) a card")
-        for i, label in enumerate(log.carried):
-            if label is not None:
-                earlier = done.get(label[0])
-                if earlier is None or not 0 <= label[1] < len(earlier[0].start):
-                    raise ValueError(f"shuffle {n} carries a card from no earlier position")
-                if earlier[0].rekeyed[-1][label[1]] != log.start[i]:
-                    raise ValueError(f"shuffle {n} carries a card other than the one sealed there")
-    deck = list(log.start)
-    stages: list[tuple[str, list[list[bytes]], Callable[[list[bytes], int], list[bytes]]]] = [
-        ("shuffle", log.shuffled, lambda d, s: shuffle_pass(d, mine[s])),
-        ("re-key", log.rekeyed, lambda d, s: rekey_pass(d, mine[s], relocked=relock)),
-    ]
-    if relock:
-
-        def relock_one(d: list[bytes], s: int) -> list[bytes]:
-            old = [
-                None if label is None else done[label[0]][1][s].position_keys[label[1]]
-                for label in log.carried
-            ]
-            return relock_pass(d, mine[s], old)
-
-        stages.insert(0, ("relock", log.relocked, relock_one))
-    for stage, lists, run in stages:
-        for i, seat in enumerate(log.seats):
-            deck = run(deck, seat)
-            if i >= len(lists) or lists[i] != deck:
-                raise DeckCheat(
-                    seat, f"its {stage} pass of shuffle {n} does not follow from its seed"
-                )

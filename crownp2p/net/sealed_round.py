@@ -4,8 +4,8 @@ module holds the order of things.
 
 1. Every seat sends its commitment (:meth:`SealedShuffle.commitment`); no pass is taken
    before all are in, so every pass is bound to a seed fixed beforehand.
-2. The passes go round the seats in the agreed order, stage after stage: the relock stage
-   (only when cards still sealed come in), then the shuffle stage, then the re-key stage.
+2. The passes go round the seats in the agreed order, stage after stage: the shuffle stage,
+   then the re-key stage.
    Each pass goes to every seat, which checks it as it arrives (``check_pass``) and keeps it
    for the audit. A pass from a seat whose turn it is not, or for another stage, is refused.
 3. Once the last re-key pass is in, :attr:`final` is the sealed deck, the same at every seat,
@@ -20,24 +20,22 @@ from collections.abc import Sequence
 
 from .sealed_deck import (
     DeckCheat,
-    Label,
     ShuffleLog,
     ShuffleSecrets,
     check_pass,
     commitment,
     rekey_pass,
-    relock_pass,
     shuffle_pass,
 )
 
-RELOCK, SHUFFLE, REKEY = "relock", "shuffle", "re-key"
+SHUFFLE, REKEY = "shuffle", "re-key"
+STAGES = (SHUFFLE, REKEY)
 
 
 class SealedShuffle:
-    """Shuffle ``number`` of a deck whose cards going in are ``start`` (a card's own point when
-    it is open to all, else its sealed point, sealed at ``carried[i]``), for ``seats`` in the
-    order of their passes, seen from seat ``me``. ``old_keys[i]`` is our position key for the
-    carried card ``i`` (None for an open card); ``seed`` is our shuffle seed."""
+    """Shuffle ``number`` of a deck whose cards going in have the points ``start`` (every card
+    going into a shuffle is open to all), for ``seats`` in the order of their passes, seen from
+    seat ``me``, whose shuffle seed is ``seed``."""
 
     def __init__(
         self,
@@ -47,22 +45,13 @@ class SealedShuffle:
         me: int,
         start: Sequence[bytes],
         seed: bytes,
-        carried: Sequence[Label | None] = (),
-        old_keys: Sequence[bytes | None] = (),
     ) -> None:
         if me not in seats or len(set(seats)) != len(seats):
             raise ValueError("the seats of a shuffle are distinct and include ours")
         self.me = me
         self.log = ShuffleLog(game_id, number, seats=list(seats), commitments={}, start=list(start))
-        self.log.carried = list(carried)
-        if self.log.needs_relock and len(old_keys) != len(start):
-            raise ValueError("one old key (or None) a card going in")
         self.mine = ShuffleSecrets.derive(game_id, number, me, seed, len(start))
         self.log.commitments[me] = commitment(game_id, number, me, seed)
-        self._old = list(old_keys)
-        self.stages = [SHUFFLE, REKEY]
-        if self.log.needs_relock:
-            self.stages.insert(0, RELOCK)
         self._deck = list(start)
         self._stage = 0
         self._turn = 0
@@ -94,7 +83,7 @@ class SealedShuffle:
         before every commitment is in)."""
         if self.final is not None or not self.committed:
             return None
-        return self.stages[self._stage], self.log.seats[self._turn]
+        return STAGES[self._stage], self.log.seats[self._turn]
 
     @property
     def my_turn(self) -> bool:
@@ -105,13 +94,9 @@ class SealedShuffle:
         """Our pass for the stage it is our turn in: send it to every seat."""
         if not self.my_turn:
             raise RuntimeError("it is not our turn to pass")
-        stage = self.stages[self._stage]
-        if stage == RELOCK:
-            deck = relock_pass(self._deck, self.mine, self._old)
-        elif stage == SHUFFLE:
-            deck = shuffle_pass(self._deck, self.mine)
-        else:
-            deck = rekey_pass(self._deck, self.mine, relocked=self.log.needs_relock)
+        stage = STAGES[self._stage]
+        run = shuffle_pass if stage == SHUFFLE else rekey_pass
+        deck = run(self._deck, self.mine)
         self._take(stage, deck)
         return stage, deck
 
@@ -127,8 +112,7 @@ class SealedShuffle:
         self._take(stage, check_pass(seat, self._deck, cards))
 
     def _take(self, stage: str, deck: list[bytes]) -> None:
-        lists = {RELOCK: self.log.relocked, SHUFFLE: self.log.shuffled, REKEY: self.log.rekeyed}
-        lists[stage].append(deck)
+        (self.log.shuffled if stage == SHUFFLE else self.log.rekeyed).append(deck)
         self._deck = deck
         self._turn += 1
         if self._turn == len(self.log.seats):
@@ -138,7 +122,7 @@ class SealedShuffle:
     @property
     def final(self) -> list[bytes] | None:
         """The sealed deck, top first, once the last re-key pass is in."""
-        return self._deck if self._stage == len(self.stages) else None
+        return self._deck if self._stage == len(STAGES) else None
 
     def position_key(self, position: int) -> bytes:
         """Our key for one position of the sealed deck, to release to whoever may see it."""

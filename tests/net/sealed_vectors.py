@@ -26,7 +26,6 @@ def vectors() -> list[tuple[str, bytes]]:
         out += [
             (f"seat {s} shuffle seed (shuffle 1)", seed),
             (f"seat {s} commitment", sealed.commitment(GAME_ID, 1, s, seed)),
-            (f"seat {s} relock key", m.relock_key),
             (f"seat {s} pass key", m.pass_key),
             (f"seat {s} order (one byte a position)", bytes(m.order)),
             (f"seat {s} position keys 0-3", b"".join(m.position_keys)),
@@ -41,12 +40,6 @@ def vectors() -> list[tuple[str, bytes]]:
     opened = sealed.open_card(deck[0], keys, table)
     assert opened is not None
     out.append(("the instance at position 0 (one byte)", bytes([opened])))
-    # a reshuffle of those four cards, all still sealed: the relock round
-    again = {s: sealed.ShuffleSecrets.derive(GAME_ID, 2, s, SEEDS[s], CARDS) for s in SEEDS}
-    relocked = deck
-    for s in SEEDS:
-        relocked = sealed.relock_pass(relocked, again[s], mine[s].position_keys)
-        out.append((f"shuffle 2: after seat {s}'s relock pass (4 points)", b"".join(relocked)))
     return out
 
 

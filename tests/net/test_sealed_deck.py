@@ -21,7 +21,6 @@ from crownp2p.net.sealed_deck import (
     commitment,
     open_card,
     rekey_pass,
-    relock_pass,
     shuffle_pass,
 )
 
@@ -33,10 +32,8 @@ def seed_of(seat: int, shuffle: int = 1) -> bytes:
     return hashlib.sha256(f"test seed {seat} {shuffle}".encode()).digest()
 
 
-def run_shuffle(seats, number, start, carried=(), earlier=None):
-    """An honest shuffle of the points ``start`` by ``seats``, with its relock round when some
-    are ``carried`` still sealed from the shuffle whose secrets are ``earlier``: its log and
-    each seat's secrets."""
+def run_shuffle(seats, number, start):
+    """An honest shuffle of the points ``start`` by ``seats``: its log and each seat's secrets."""
     seeds = {s: seed_of(s, number) for s in seats}
     mine = {s: ShuffleSecrets.derive(GAME, number, s, seeds[s], len(start)) for s in seats}
     log = ShuffleLog(
@@ -45,23 +42,11 @@ def run_shuffle(seats, number, start, carried=(), earlier=None):
         seats=list(seats),
         commitments={s: commitment(GAME, number, s, seeds[s]) for s in seats},
         start=start,
-        carried=list(carried),
     )
-
-    def relock(d, s):
-        old = [None if c is None else earlier[s].position_keys[c[1]] for c in carried]
-        return relock_pass(d, mine[s], old)
-
-    stages = [
-        (log.shuffled, lambda d, s: shuffle_pass(d, mine[s])),
-        (log.rekeyed, lambda d, s: rekey_pass(d, mine[s], relocked=log.needs_relock)),
-    ]
-    if log.needs_relock:
-        stages.insert(0, (log.relocked, relock))
     current = start
-    for lists, run in stages:
+    for lists, run in ((log.shuffled, shuffle_pass), (log.rekeyed, rekey_pass)):
         for s in seats:
-            current = check_pass(s, current, run(current, s))
+            current = check_pass(s, current, run(current, mine[s]))
             lists.append(current)
     return log, mine
 
@@ -259,86 +244,15 @@ def test_a_seed_withheld_or_other_than_committed_is_named():
     assert err.value.seat == 0
 
 
-# ---------------------------------------------------------------------- reshuffling sealed cards
-
-
-def reshuffle(seats, first, mine1, carried_positions, public, number=2):
-    """Shuffle 2 takes in two cards of shuffle 1 that were opened to all, the cards at
-    ``carried_positions`` that are still sealed, and the newly gained ``public`` instances."""
-    table = card_table(GAME, [*DECK, *public])
-    final = first.rekeyed[-1]
-    keys = lambda j: [mine1[s].position_keys[j] for s in seats]  # noqa: E731
-    opened = [open_card(final[j], keys(j), table) for j in (0, 1)]
-    start = [card_point(GAME, i) for i in opened]
-    start += [final[j] for j in carried_positions]
-    start += [card_point(GAME, i) for i in public]
-    carried = [None, None, *[(1, j) for j in carried_positions], *[None] * len(public)]
-    log, mine = run_shuffle(seats, number, start, carried, mine1)
-    expected = [*opened, *[open_card(final[j], keys(j), table) for j in carried_positions]]
-    expected += public
-    return log, mine, table, expected
-
-
-def all_seeds(seats, *numbers):
-    return {(n, s): seed_of(s, n) for n in numbers for s in seats}
-
-
-@pytest.mark.parametrize("seats", [[0, 1], [1, 3, 0, 2]])
-def test_a_reshuffle_takes_in_cards_still_sealed_and_every_position_opens(seats):
-    first, mine1, _ = play_shuffle(seats)
-    log, mine, table, cards = reshuffle(seats, first, mine1, [2, 3, 4], [200, 201])
-    for s in seats:
-        cards = [cards[i] for i in mine[s].order]
-    final = log.rekeyed[-1]
-    opened = [
-        open_card(point, [mine[s].position_keys[j] for s in seats], table)
-        for j, point in enumerate(final)
-    ]
-    assert opened == cards and None not in opened
-    audit([first, log], all_seeds(seats, 1, 2))
-
-
-def test_the_relock_round_leaves_nothing_to_line_up():
-    """Not a card's own point, nor a point of the earlier shuffle, appears after a relock: no
-    one can tell which still-sealed card went where."""
-    seats = [0, 1]
-    first, mine1, _ = play_shuffle(seats)
-    log, _, _, _ = reshuffle(seats, first, mine1, [2, 3, 4], [200])
-    before = set(log.start) | set(first.rekeyed[-1])
-    for points in [*log.relocked, *log.shuffled, *log.rekeyed]:
-        assert not before & set(points)
-
-
-def test_a_relock_that_keeps_an_old_lock_is_named_at_the_audit():
-    """Seat 1 does not lift its old key from one carried card: the card opens to nothing, and
-    the audit names seat 1's relock pass."""
-    seats = [0, 1]
-    first, mine1, _ = play_shuffle(seats)
-    log, mine, table, _ = reshuffle(seats, first, mine1, [2, 3, 4], [])
-    old = [None if c is None else mine1[1].position_keys[c[1]] for c in log.carried]
-    old[3] = None  # keeps its old lock on the second carried card
-    forged = relock_pass(log.relocked[0], mine[1], old)
-    log.relocked[1] = forged
-    log.shuffled = [shuffle_pass(forged, mine[0])]
-    log.shuffled.append(shuffle_pass(log.shuffled[0], mine[1]))
-    log.rekeyed = [rekey_pass(log.shuffled[1], mine[0], relocked=True)]
-    log.rekeyed.append(rekey_pass(log.rekeyed[0], mine[1], relocked=True))
-    final = log.rekeyed[1]
-    keys = [[mine[s].position_keys[j] for s in seats] for j in range(len(final))]
-    assert [open_card(p, k, table) for p, k in zip(final, keys, strict=True)].count(None) == 1
-    with pytest.raises(DeckCheat, match="relock pass of shuffle 2") as err:
-        audit([first, log], all_seeds(seats, 1, 2))
-    assert err.value.seat == 1
-
-
 def test_a_withheld_seed_of_an_earlier_shuffle_stops_the_audit_there():
     seats = [0, 1]
-    first, mine1, _ = play_shuffle(seats)
-    log, _, _, _ = reshuffle(seats, first, mine1, [2], [])
-    seeds = all_seeds(seats, 1, 2)
+    first, _, _ = play_shuffle(seats)
+    second, _, _ = play_shuffle(seats, number=2)
+    seeds = {(n, s): seed_of(s, n) for n in (1, 2) for s in seats}
+    audit([first, second], seeds)
     del seeds[(1, 0)]
     with pytest.raises(DeckCheat, match="did not reveal its seed for shuffle 1") as err:
-        audit([first, log], seeds)
+        audit([first, second], seeds)
     assert err.value.seat == 0
 
 

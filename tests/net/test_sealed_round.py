@@ -10,7 +10,7 @@ import hashlib
 import pytest
 
 from crownp2p.net.sealed_deck import DeckCheat, audit, card_point, card_table, open_card
-from crownp2p.net.sealed_round import REKEY, RELOCK, SHUFFLE, SealedShuffle
+from crownp2p.net.sealed_round import REKEY, SHUFFLE, SealedShuffle
 
 GAME = bytes(16)
 CARDS = list(range(10))
@@ -20,13 +20,9 @@ def seed(seat: int, number: int) -> bytes:
     return hashlib.sha256(f"round test {seat} {number}".encode()).digest()
 
 
-def table_of(seats, number=1, start=None, carried=(), earlier=None):
-    start = [card_point(GAME, i) for i in CARDS] if start is None else start
-    peers = {}
-    for me in seats:
-        old = [None if c is None else earlier[me].mine.position_keys[c[1]] for c in carried]
-        peers[me] = SealedShuffle(GAME, number, seats, me, start, seed(me, number), carried, old)
-    return peers
+def table_of(seats, number=1):
+    start = [card_point(GAME, i) for i in CARDS]
+    return {me: SealedShuffle(GAME, number, seats, me, start, seed(me, number)) for me in seats}
 
 
 def run(peers):
@@ -62,30 +58,9 @@ def test_the_seats_end_with_one_sealed_deck_that_opens_to_every_card(seats):
     run(peers)
     finals = {b"".join(p.final) for p in peers.values()}
     assert len(finals) == 1
-    assert all(p.stages == [SHUFFLE, REKEY] for p in peers.values())
     assert sorted(open_everything(peers)) == CARDS
     for peer in peers.values():  # each seat's own log passes the audit
         audit([peer.log], {(1, s): seed(s, 1) for s in seats})
-
-
-def test_a_reshuffle_of_cards_still_sealed_runs_the_relock_stage():
-    seats = [0, 1, 2]
-    first = table_of(seats)
-    run(first)
-    sealed = next(iter(first.values())).final
-    start = [sealed[0], card_point(GAME, 50), sealed[4]]
-    carried = [(1, 0), None, (1, 4)]
-    second = table_of(seats, 2, start, carried, first)
-    run(second)
-    assert next(iter(second.values())).stages == [RELOCK, SHUFFLE, REKEY]
-    keys = {j: [p.position_key(j) for p in first.values()] for j in (0, 4)}
-    table = card_table(GAME, [*CARDS, 50])
-    expected = sorted(
-        [open_card(sealed[0], keys[0], table), 50, open_card(sealed[4], keys[4], table)]
-    )
-    assert sorted(open_everything(second, [*CARDS, 50])) == expected
-    seeds = {(n, s): seed(s, n) for n in (1, 2) for s in seats}
-    audit([first[1].log, second[1].log], seeds)
 
 
 def test_a_pass_before_every_commitment_is_refused():
