@@ -59,10 +59,9 @@ def honest_shuffle(seats: int, cards: int) -> sealed.ShuffleLog:
         start=[sealed.card_point(GAME, i) for i in range(cards)],
     )
     deck = log.start
-    for lists, run in ((log.shuffled, sealed.shuffle_pass), (log.rekeyed, sealed.rekey_pass)):
-        for s in order:
-            deck = run(deck, mine[s])
-            lists.append(deck)
+    for stage, s in sealed.pass_order(order):
+        deck = sealed.run_pass(stage, deck, mine[s])
+        log.passes.append(deck)
     return log
 
 
@@ -71,13 +70,12 @@ def one_peer(log: sealed.ShuffleLog, me: int) -> None:
     checks of the others' passes as they arrive."""
     mine = sealed.ShuffleSecrets.derive(GAME, 1, me, seed(me), len(log.start))
     before = log.start
-    for lists, run in ((log.shuffled, sealed.shuffle_pass), (log.rekeyed, sealed.rekey_pass)):
-        for i, seat in enumerate(log.seats):
-            if seat == me:
-                run(before, mine)
-            else:
-                sealed.check_pass(seat, before, lists[i])
-            before = lists[i]
+    for (stage, seat), after in zip(sealed.pass_order(log.seats), log.passes, strict=True):
+        if seat == me:
+            sealed.run_pass(stage, before, mine)
+        else:
+            sealed.check_pass(seat, before, after)
+        before = after
 
 
 def measure(seats: int, cards: int, repeat: int) -> dict[str, float]:
@@ -87,7 +85,8 @@ def measure(seats: int, cards: int, repeat: int) -> dict[str, float]:
     figures = {"seal": max(cpu_ms(lambda me=me: one_peer(log, me), repeat) for me in range(seats))}
     mine = [sealed.ShuffleSecrets.derive(GAME, 1, s, seed(s), cards) for s in range(seats)]
     table = sealed.card_table(GAME, range(cards))
-    final = log.rekeyed[-1]
+    final = log.final
+    assert final is not None
     keys = [[m.position_keys[j] for m in mine] for j in range(cards)]
     opened = [sealed.open_card(final[j], keys[j], table) for j in range(cards)]
     assert sorted(i for i in opened if i is not None) == list(range(cards))

@@ -12,13 +12,15 @@ a seed the seat committed to before its pass, through HKDF-SHA-512. Nothing here
 hand-made cryptography: the only choices are which standard pieces to use, and the order of
 the passes.
 
-A shuffle of an ``n``-card deck, for seats in an agreed order:
+A shuffle of an ``n``-card deck, for seats in an agreed order (:func:`pass_order`):
 
 1. **Shuffle passes**, one seat after another: the seat locks every card with its *pass key*
-   and permutes the list (its *order*). After the last pass no one knows the order.
-2. **Re-key passes**, one seat after another: the seat swaps its pass key for one *position
-   key* per position (multiplying position ``j`` by ``position_key[j] / pass_key``), so that
-   one position can be opened without the others.
+   and permutes the list (its *order*). The last seat's pass is *keyed*: it permutes and locks
+   each position with its own *position key* at once. After it no one knows the order.
+2. **Re-key passes**, by every seat but the last: the seat swaps its pass key for its
+   position key of each position (multiplying position ``j`` by ``position_key[j] /
+   pass_key``), so that one position can be opened without the others. (The last seat needs
+   none: no one permutes after it, so it could key the positions in its shuffle pass.)
 3. **Opening** position ``j`` to a seat: every other seat gives it its position key for ``j``
    (over the encrypted link); the seat lifts every lock at once and looks the point up among
    the deck's card points. A wrong key opens to no card of the deck, so it is caught at once;
@@ -169,20 +171,31 @@ def _times(a: bytes, b: bytes) -> bytes:
     return result
 
 
-def shuffle_pass(deck: Sequence[bytes], mine: ShuffleSecrets) -> list[bytes]:
-    """Lock every card with the pass key, then put them in the seat's order."""
-    _check_size(deck, mine)
-    locked = [_mul(mine.pass_key, point) for point in deck]
-    return [locked[i] for i in mine.order]
+SHUFFLE, KEYED, REKEY = "shuffle", "keyed shuffle", "re-key"
 
 
-def rekey_pass(deck: Sequence[bytes], mine: ShuffleSecrets) -> list[bytes]:
-    """Swap the seat's pass key for its key of each position: one multiplication a card."""
+def pass_order(seats: Sequence[int]) -> list[tuple[str, int]]:
+    """The passes of a shuffle, in order: (stage, seat)."""
+    *first, last = seats
+    return [(SHUFFLE, s) for s in first] + [(KEYED, last)] + [(REKEY, s) for s in first]
+
+
+def run_pass(stage: str, deck: Sequence[bytes], mine: ShuffleSecrets) -> list[bytes]:
+    """One seat's pass at ``stage``: one scalar multiplication a card.
+
+    * shuffle: lock every card with the pass key, then put them in the seat's order;
+    * keyed shuffle: put the cards in the seat's order, locking position ``j`` with its key;
+    * re-key: swap the pass key for the key of each position."""
     _check_size(deck, mine)
-    lift = _inverse(mine.pass_key)
-    return [
-        _mul(_times(key, lift), point) for key, point in zip(mine.position_keys, deck, strict=True)
-    ]
+    if stage == SHUFFLE:
+        return [_mul(mine.pass_key, deck[i]) for i in mine.order]
+    keys = mine.position_keys
+    if stage == KEYED:
+        return [_mul(keys[j], deck[i]) for j, i in enumerate(mine.order)]
+    if stage == REKEY:
+        lift = _inverse(mine.pass_key)
+        return [_mul(_times(key, lift), point) for key, point in zip(keys, deck, strict=True)]
+    raise ValueError(f"no stage {stage!r}")
 
 
 def check_pass(seat: int, before: Sequence[bytes], after: Sequence[bytes]) -> list[bytes]:
@@ -236,17 +249,21 @@ def open_card(sealed: bytes, keys: Iterable[bytes], table: Mapping[bytes, int]) 
 class ShuffleLog:
     """What every peer saw of one shuffle, kept for the audit: the card points going in (every
     card that goes into a shuffle is open to all: docs/sealed-decks.md), each seat's commitment,
-    its passes as they were sent, in the seats' agreed order (shuffle passes, then re-key
-    passes), and every position key a seat gave out for this shuffle's positions."""
+    the passes as they were sent, in :func:`pass_order`, and every position key a seat gave out
+    for this shuffle's positions."""
 
     game_id: bytes
     number: int
-    seats: list[int]  # the order of the passes
+    seats: list[int]  # the seats' agreed order
     commitments: dict[int, bytes]
     start: list[bytes]
-    shuffled: list[list[bytes]] = field(default_factory=list)
-    rekeyed: list[list[bytes]] = field(default_factory=list)
+    passes: list[list[bytes]] = field(default_factory=list)
     released: list[tuple[int, int, bytes]] = field(default_factory=list)  # (seat, position, key)
+
+    @property
+    def final(self) -> list[bytes] | None:
+        """The sealed deck, once every pass is in."""
+        return self.passes[-1] if len(self.passes) == 2 * len(self.seats) - 1 else None
 
 
 def audit(logs: Iterable[ShuffleLog], seeds: Mapping[tuple[int, int], bytes]) -> None:
@@ -256,16 +273,12 @@ def audit(logs: Iterable[ShuffleLog], seeds: Mapping[tuple[int, int], bytes]) ->
     for log in logs:
         mine = _secrets_of(log, seeds)
         n, deck = log.number, list(log.start)
-        for stage, lists, run in (
-            ("shuffle", log.shuffled, shuffle_pass),
-            ("re-key", log.rekeyed, rekey_pass),
-        ):
-            for i, seat in enumerate(log.seats):
-                deck = run(deck, mine[seat])
-                if i >= len(lists) or lists[i] != deck:
-                    raise DeckCheat(
-                        seat, f"its {stage} pass of shuffle {n} does not follow from its seed"
-                    )
+        for i, (stage, seat) in enumerate(pass_order(log.seats)):
+            deck = run_pass(stage, deck, mine[seat])
+            if i >= len(log.passes) or log.passes[i] != deck:
+                raise DeckCheat(
+                    seat, f"its {stage} pass of shuffle {n} does not follow from its seed"
+                )
         for seat, position, key in log.released:
             secrets_ = mine.get(seat)
             if secrets_ is None or not 0 <= position < len(deck):

@@ -4,11 +4,11 @@ module holds the order of things.
 
 1. Every seat sends its commitment (:meth:`SealedShuffle.commitment`); no pass is taken
    before all are in, so every pass is bound to a seed fixed beforehand.
-2. The passes go round the seats in the agreed order, stage after stage: the shuffle stage,
-   then the re-key stage.
+2. The passes go round the seats in the agreed order (``pass_order``): a shuffle pass from
+   each seat, the last one keyed, then a re-key pass from each seat but the last.
    Each pass goes to every seat, which checks it as it arrives (``check_pass``) and keeps it
    for the audit. A pass from a seat whose turn it is not, or for another stage, is refused.
-3. Once the last re-key pass is in, :attr:`final` is the sealed deck, the same at every seat,
+3. Once the last pass is in, :attr:`final` is the sealed deck, the same at every seat,
    and :meth:`position_key` gives our key for a position, to release when it is opened.
 
 Any refusal is a :class:`~crownp2p.net.sealed_deck.DeckCheat` naming the seat.
@@ -24,12 +24,9 @@ from .sealed_deck import (
     ShuffleSecrets,
     check_pass,
     commitment,
-    rekey_pass,
-    shuffle_pass,
+    pass_order,
+    run_pass,
 )
-
-SHUFFLE, REKEY = "shuffle", "re-key"
-STAGES = (SHUFFLE, REKEY)
 
 
 class SealedShuffle:
@@ -52,9 +49,8 @@ class SealedShuffle:
         self.log = ShuffleLog(game_id, number, seats=list(seats), commitments={}, start=list(start))
         self.mine = ShuffleSecrets.derive(game_id, number, me, seed, len(start))
         self.log.commitments[me] = commitment(game_id, number, me, seed)
+        self._order = pass_order(seats)
         self._deck = list(start)
-        self._stage = 0
-        self._turn = 0
 
     # ------------------------------------------------------------------ commitments
 
@@ -83,7 +79,7 @@ class SealedShuffle:
         before every commitment is in)."""
         if self.final is not None or not self.committed:
             return None
-        return STAGES[self._stage], self.log.seats[self._turn]
+        return self._order[len(self.log.passes)]
 
     @property
     def my_turn(self) -> bool:
@@ -94,10 +90,9 @@ class SealedShuffle:
         """Our pass for the stage it is our turn in: send it to every seat."""
         if not self.my_turn:
             raise RuntimeError("it is not our turn to pass")
-        stage = STAGES[self._stage]
-        run = shuffle_pass if stage == SHUFFLE else rekey_pass
-        deck = run(self._deck, self.mine)
-        self._take(stage, deck)
+        stage, _ = self._order[len(self.log.passes)]
+        deck = run_pass(stage, self._deck, self.mine)
+        self._take(deck)
         return stage, deck
 
     def on_pass(self, seat: int, stage: str, cards: Sequence[bytes]) -> None:
@@ -109,20 +104,16 @@ class SealedShuffle:
         if expected is None or expected != (stage, seat):
             when = "before every commitment was in" if not self.committed else "out of turn"
             raise DeckCheat(seat, f"it sent a {stage} pass of shuffle {self.log.number} {when}")
-        self._take(stage, check_pass(seat, self._deck, cards))
+        self._take(check_pass(seat, self._deck, cards))
 
-    def _take(self, stage: str, deck: list[bytes]) -> None:
-        (self.log.shuffled if stage == SHUFFLE else self.log.rekeyed).append(deck)
+    def _take(self, deck: list[bytes]) -> None:
+        self.log.passes.append(deck)
         self._deck = deck
-        self._turn += 1
-        if self._turn == len(self.log.seats):
-            self._turn = 0
-            self._stage += 1
 
     @property
     def final(self) -> list[bytes] | None:
-        """The sealed deck, top first, once the last re-key pass is in."""
-        return self._deck if self._stage == len(STAGES) else None
+        """The sealed deck, top first, once the last pass is in."""
+        return self.log.final
 
     def position_key(self, position: int) -> bytes:
         """Our key for one position of the sealed deck, to release to whoever may see it."""

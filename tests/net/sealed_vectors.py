@@ -31,10 +31,9 @@ def vectors() -> list[tuple[str, bytes]]:
             (f"seat {s} position keys 0-3", b"".join(m.position_keys)),
         ]
     deck = start
-    for stage, run in (("shuffle", sealed.shuffle_pass), ("re-key", sealed.rekey_pass)):
-        for s in SEEDS:
-            deck = run(deck, mine[s])
-            out.append((f"after seat {s}'s {stage} pass (4 points)", b"".join(deck)))
+    for stage, s in sealed.pass_order(list(SEEDS)):
+        deck = sealed.run_pass(stage, deck, mine[s])
+        out.append((f"after seat {s}'s {stage} pass (4 points)", b"".join(deck)))
     table = sealed.card_table(GAME_ID, range(CARDS))
     keys = [mine[s].position_keys[0] for s in SEEDS]
     opened = sealed.open_card(deck[0], keys, table)

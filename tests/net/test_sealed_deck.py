@@ -11,6 +11,9 @@ from nacl import bindings as sodium
 from sealed_vectors import render
 
 from crownp2p.net.sealed_deck import (
+    KEYED,
+    REKEY,
+    SHUFFLE,
     DeckCheat,
     ShuffleLog,
     ShuffleSecrets,
@@ -20,8 +23,8 @@ from crownp2p.net.sealed_deck import (
     check_pass,
     commitment,
     open_card,
-    rekey_pass,
-    shuffle_pass,
+    pass_order,
+    run_pass,
 )
 
 GAME = bytes(range(16))
@@ -44,10 +47,9 @@ def run_shuffle(seats, number, start):
         start=start,
     )
     current = start
-    for lists, run in ((log.shuffled, shuffle_pass), (log.rekeyed, rekey_pass)):
-        for s in seats:
-            current = check_pass(s, current, run(current, mine[s]))
-            lists.append(current)
+    for stage, s in pass_order(seats):
+        current = check_pass(s, current, run_pass(stage, current, mine[s]))
+        log.passes.append(current)
     return log, mine
 
 
@@ -63,7 +65,7 @@ def by_shuffle(seeds, number=1):
 
 def open_all(log: ShuffleLog, mine: dict[int, ShuffleSecrets], deck: list[int] = DECK):
     table = card_table(GAME, deck)
-    final = log.rekeyed[-1]
+    final = log.final
     return [
         open_card(point, [mine[s].position_keys[j] for s in log.seats], table)
         for j, point in enumerate(final)
@@ -86,7 +88,7 @@ def test_every_position_opens_to_the_card_the_seats_orders_put_there(seats):
 def test_no_seat_short_of_one_key_opens_a_position(seats):
     log, mine, _ = play_shuffle(seats)
     table = card_table(GAME, DECK)
-    for j, point in enumerate(log.rekeyed[-1]):
+    for j, point in enumerate(log.final):
         for missing in seats:
             keys = [mine[s].position_keys[j] for s in seats if s != missing]
             assert open_card(point, keys, table) is None
@@ -99,7 +101,7 @@ def test_no_list_sent_can_be_lined_up_with_another_or_with_the_cards():
     """Every pass locks every card anew: no point appears in two lists sent, and none is a
     card's own point, so no one can follow a card through a pass by comparing bytes."""
     log, _, _ = play_shuffle([0, 1, 2])
-    lists = [log.start, *log.shuffled, *log.rekeyed]
+    lists = [log.start, *log.passes]
     seen: set[bytes] = set()
     for points in lists:
         assert not seen & set(points)
@@ -123,7 +125,7 @@ def test_secrets_follow_from_the_seed_alone_and_differ_by_seat_shuffle_and_game(
 def test_a_wrong_key_opens_to_no_card():
     log, mine, _ = play_shuffle([0, 1])
     table = card_table(GAME, DECK)
-    point = log.rekeyed[-1][3]
+    point = log.final[3]
     right = [mine[0].position_keys[3], mine[1].position_keys[3]]
     assert open_card(point, right, table) is not None
     flipped = bytes([right[1][0] ^ 1]) + right[1][1:]
@@ -133,20 +135,20 @@ def test_a_wrong_key_opens_to_no_card():
 
 def test_a_pass_that_returns_too_few_or_too_many_cards_is_refused_at_once():
     log, _, _ = play_shuffle([0, 1])
-    before = log.shuffled[0]
+    before = log.passes[0]
     with pytest.raises(DeckCheat, match="returned 11 cards for 12") as err:
-        check_pass(1, before, log.shuffled[1][:-1])
+        check_pass(1, before, log.passes[1][:-1])
     assert err.value.seat == 1
     with pytest.raises(DeckCheat, match="returned 13 cards"):
-        check_pass(1, before, [*log.shuffled[1], log.shuffled[1][0]])
+        check_pass(1, before, [*log.passes[1], log.passes[1][0]])
 
 
 def test_a_pass_that_duplicates_a_card_is_refused_at_once():
     log, _, _ = play_shuffle([0, 1])
-    cheat = list(log.shuffled[1])
+    cheat = list(log.passes[1])
     cheat[5] = cheat[4]  # a card dropped for a second copy of another
     with pytest.raises(DeckCheat, match="the same card twice") as err:
-        check_pass(1, log.shuffled[0], cheat)
+        check_pass(1, log.passes[0], cheat)
     assert err.value.seat == 1
 
 
@@ -162,10 +164,10 @@ def test_a_pass_that_duplicates_a_card_is_refused_at_once():
 )
 def test_a_pass_holding_anything_but_a_subgroup_point_is_refused_at_once(bad):
     log, _, _ = play_shuffle([0, 1])
-    cheat = list(log.shuffled[1])
+    cheat = list(log.passes[1])
     cheat[0] = bad
     with pytest.raises(DeckCheat) as err:
-        check_pass(1, log.shuffled[0], cheat)
+        check_pass(1, log.passes[0], cheat)
     assert err.value.seat == 1
 
 
@@ -174,33 +176,28 @@ def test_a_point_of_mixed_order_is_refused_at_once():
     it arrives, not later when a lock is lifted from it."""
     log, _, _ = play_shuffle([0, 1])
     torsion = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-    cheat = list(log.shuffled[1])
+    cheat = list(log.passes[1])
     cheat[0] = sodium.crypto_core_ed25519_add(cheat[0], torsion)
     with pytest.raises(DeckCheat, match="outside the prime-order group"):
-        check_pass(1, log.shuffled[0], cheat)
+        check_pass(1, log.passes[0], cheat)
 
 
 # ---------------------------------------------------------------------- the audit names cheats
 
 
 def test_a_card_swapped_in_passes_the_checks_on_arrival_but_not_the_audit():
-    """Seat 1 replaces a card by another it locks itself (a card from outside this deck): the
-    list still holds twelve distinct subgroup points, but the position opens to no card of the
-    deck, and the audit names seat 1's shuffle pass."""
+    """Seat 1, the last to shuffle, replaces a card by another it locks itself (a card from
+    outside this deck): the list still holds twelve distinct subgroup points, but the position
+    opens to no card of the deck, and the audit names seat 1's keyed shuffle pass."""
     seats = [0, 1]
     log, mine, seeds = play_shuffle(seats)
-    forged = list(log.shuffled[1])
+    forged = list(log.passes[1])
     outsider = card_point(GAME, 999)
-    forged[7] = sodium.crypto_scalarmult_ed25519_noclamp(mine[1].pass_key, outsider)
-    check_pass(1, log.shuffled[0], forged)  # nothing shows yet
-    log.shuffled[1] = forged
-    current = forged
-    log.rekeyed = []
-    for s in seats:
-        current = rekey_pass(current, mine[s])
-        log.rekeyed.append(current)
+    forged[7] = sodium.crypto_scalarmult_ed25519_noclamp(mine[1].position_keys[7], outsider)
+    check_pass(1, log.passes[0], forged)  # nothing shows yet
+    log.passes[1:] = [forged, run_pass(REKEY, forged, mine[0])]
     assert open_all(log, mine).count(None) == 1
-    with pytest.raises(DeckCheat, match="shuffle pass of shuffle 1 does not follow") as err:
+    with pytest.raises(DeckCheat, match="keyed shuffle pass of shuffle 1 does not follow") as err:
         audit([log], by_shuffle(seeds))
     assert err.value.seat == 1
 
@@ -208,16 +205,17 @@ def test_a_card_swapped_in_passes_the_checks_on_arrival_but_not_the_audit():
 def test_a_pass_in_an_order_other_than_the_committed_seeds_is_named():
     seats = [0, 1, 2]
     log, mine, seeds = play_shuffle(seats)
-    other = ShuffleSecrets.derive(GAME, 1, 2, seed_of(9), len(DECK))  # seat 2 used another seed
-    log.shuffled[2] = shuffle_pass(log.shuffled[1], other)
-    with pytest.raises(DeckCheat, match="shuffle pass") as err:
+    other = ShuffleSecrets.derive(GAME, 1, 1, seed_of(9), len(DECK))  # seat 1 used another seed
+    log.passes[1] = run_pass(SHUFFLE, log.passes[0], other)
+    with pytest.raises(DeckCheat, match="its shuffle pass") as err:
         audit([log], by_shuffle(seeds))
-    assert err.value.seat == 2
+    assert err.value.seat == 1
 
 
 def test_a_re_key_pass_that_is_not_the_seeds_is_named():
     log, mine, seeds = play_shuffle([0, 1])
-    log.rekeyed[0] = list(reversed(log.rekeyed[0]))
+    assert pass_order([0, 1]) == [(SHUFFLE, 0), (KEYED, 1), (REKEY, 0)]
+    log.passes[2] = list(reversed(log.passes[2]))
     with pytest.raises(DeckCheat, match="re-key pass") as err:
         audit([log], by_shuffle(seeds))
     assert err.value.seat == 0

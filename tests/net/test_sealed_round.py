@@ -9,8 +9,16 @@ import hashlib
 
 import pytest
 
-from crownp2p.net.sealed_deck import DeckCheat, audit, card_point, card_table, open_card
-from crownp2p.net.sealed_round import REKEY, SHUFFLE, SealedShuffle
+from crownp2p.net.sealed_deck import (
+    REKEY,
+    SHUFFLE,
+    DeckCheat,
+    audit,
+    card_point,
+    card_table,
+    open_card,
+)
+from crownp2p.net.sealed_round import SealedShuffle
 
 GAME = bytes(16)
 CARDS = list(range(10))
