@@ -19,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .sealed_deck import (
+    KEYED,
+    REKEY,
+    SHUFFLE,
     DeckCheat,
     ShuffleLog,
     ShuffleSecrets,
@@ -60,7 +63,7 @@ class SealedShuffle:
 
     def on_commitment(self, seat: int, value: bytes) -> None:
         if seat not in self.log.seats or seat == self.me:
-            raise DeckCheat(seat, f"it sent a commitment for shuffle {self.log.number}, not its")
+            raise DeckCheat(seat, f"it is not another seat of shuffle {self.log.number}")
         if seat in self.log.commitments:
             raise DeckCheat(seat, f"it sent a second commitment for shuffle {self.log.number}")
         if not isinstance(value, bytes) or len(value) != 32:
@@ -98,12 +101,15 @@ class SealedShuffle:
     def on_pass(self, seat: int, stage: str, cards: Sequence[bytes]) -> None:
         """Another seat's pass: refused unless it is that seat's turn at that stage, and unless
         it passes the checks on arrival."""
+        n = self.log.number
         if seat == self.me or seat not in self.log.seats:
-            raise DeckCheat(seat, f"it sent a pass of shuffle {self.log.number} as another seat")
+            raise DeckCheat(seat, f"it is not another seat of shuffle {n}")
+        if stage not in (SHUFFLE, KEYED, REKEY):
+            raise DeckCheat(seat, f"it sent a pass of shuffle {n} of no stage we know")
         expected = self.waiting_for
         if expected is None or expected != (stage, seat):
             when = "before every commitment was in" if not self.committed else "out of turn"
-            raise DeckCheat(seat, f"it sent a {stage} pass of shuffle {self.log.number} {when}")
+            raise DeckCheat(seat, f"it sent a {stage} pass of shuffle {n} {when}")
         self._take(check_pass(seat, self._deck, cards))
 
     def _take(self, deck: list[bytes]) -> None:
