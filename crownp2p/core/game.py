@@ -160,6 +160,11 @@ class Game(Mechanics):
         """SHA-256 of the canonical encoding of the full state: equal on every machine."""
         return hashlib.sha256(canonical(self.to_json())).hexdigest()
 
+    def public_hash(self) -> str:
+        """SHA-256 of what every seat knows (:func:`snapshot.public`), the hash sealed decks
+        compare: no hidden card changes it, so it tells nothing to anyone who tries guesses."""
+        return hashlib.sha256(canonical(snapshot.public(self, self.rules))).hexdigest()
+
     def to_json(self) -> dict[str, Any]:
         return snapshot.to_json(self)
 
@@ -467,6 +472,7 @@ class Game(Mechanics):
             player.deck.extend(player.discard)
             player.discard = []
             shuffle(player.deck, seed)
+            self.shown.difference_update(player.deck)  # no one knows where they went
             self.note(f"{self.seat_name(chance['seat'])}: shuffles")
 
     # ================================================================ why a decision is refused

@@ -127,6 +127,21 @@ def load(g: GameState, rules: Rules, data: dict[str, Any]) -> None:
     g.packs = {name: from_plain(kind, packs.get(name, {})) for name, kind in rules.states.items()}
 
 
+def public(g: GameState, rules: Rules) -> dict[str, Any]:
+    """What every seat knows: the public view (``view(g, rules, None)``: hands and decks as
+    counts, and each player's deck and hand together as ``unseen``, public by counting) and
+    the cards in decks and hands that every seat has seen since (``shown``: a revealed top card
+    kept, the card Wish found), by position. Nothing one seat alone knows, so no guess about a
+    hidden card can be tested against its hash."""
+    seen = view(g, rules, None)
+    for p, entry in zip(g.players, seen["players"], strict=True):
+        entry["shown"] = {
+            zone: [[i, g.cards[c]] for i, c in enumerate(getattr(p, zone)) if c in g.shown]
+            for zone in ("deck", "hand")
+        }
+    return seen
+
+
 def view(g: GameState, rules: Rules, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may see: its own hand (and allies' if the rules allow), every other hand
     only as a count, deck sizes but not their order, and everything public. (The engine adds

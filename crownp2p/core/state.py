@@ -112,6 +112,10 @@ class GameState:
         self.over = False
         self.winner: int | None = None  # winning side; None with over=True is a draw
         self.log: list[str] = []
+        # Cards in a deck or a hand whose name every seat has seen since that deck was last
+        # shuffled (a revealed top card kept, the card Wish found): for the public hash. Not in
+        # the explicit state, so a game loaded from one starts with none.
+        self.shown: set[int] = set()
         # What a variant's rules keep besides (docs/plugins.md), by namespace: hashed and saved.
         self.packs = packs
 
@@ -133,6 +137,7 @@ class GameState:
         new.stack = [f.copy() for f in self.stack]
         new.chance = None if self.chance is None else dict(self.chance)
         new.log = list(self.log)
+        new.shown = set(self.shown)
         new.packs = {name: copied(state) for name, state in self.packs.items()}
         return new
 

@@ -889,10 +889,12 @@ class RevealTopCard(Choice):
         opponent = f.value(OPPONENT)
         if not g.players[opponent].deck:
             return True  # nothing to reveal
-        top = g.cards[g.players[opponent].deck[0]]
+        top_id = g.players[opponent].deck[0]
+        top = g.cards[top_id]
         if f.get(_REVEALED, "") != top:
             f.put(_REVEALED, top)
             g.this_turn.revealed.append(top)
+            g.shown.add(top_id)
             g.note(f"{g.seat_name(opponent)}: reveals {top}")
         return Choice.enter(self, g, f)
 
@@ -941,6 +943,7 @@ class WishFor(Choice):
             cid = p.deck.pop(0)
             if g.cards[cid] == payload:
                 p.hand.append(cid)
+                g.shown.add(cid)
                 g.note(f"{g.seat_name(f.seat)}: finds {payload}")
                 return True
             p.discard.append(cid)
