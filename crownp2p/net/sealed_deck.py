@@ -34,8 +34,8 @@ What each secret is for (see docs/sealed-decks.md):
 
 * the *shuffle seed*, 32 random bytes a seat draws for one shuffle and commits to first:
   everything below is derived from it, so the audit can re-run the seat's passes;
-* the *pass key*: locks the whole deck through the shuffle passes (one key, so a pass costs
-  one scalar multiplication a card);
+* the *pass key*: locks the whole deck from the seat's shuffle pass to its re-key pass (one
+  key, so a pass costs one scalar multiplication a card; the last seat's goes unused);
 * the *order*: the seat's secret permutation;
 * the *position keys*: one per final position, each released only for the position it locks.
 """
@@ -57,8 +57,8 @@ from crownp2p.core.shuffle import shuffle as seeded_shuffle
 POINT_BYTES = 32
 SCALAR_BYTES = 32
 SEED_BYTES = 32
-VERSION = 1  # of the derivations below: records depend on it, so never change it in place
 
+# Version 1 of the derivations: records will depend on them, so a change gets new strings.
 _CARD = b"crownp2p sealed card point v1"
 _COMMIT = b"crownp2p sealed shuffle commitment v1"
 _SECRETS = b"crownp2p sealed shuffle secrets v1"
