@@ -10,26 +10,45 @@ module holds the order of things.
    for the audit. A pass from a seat whose turn it is not, or for another stage, is refused.
 3. Once the last pass is in, :attr:`final` is the sealed deck, the same at every seat,
    and :meth:`position_key` gives our key for a position, to release when it is opened.
+4. A position opened to us: :meth:`expect` it, and feed the other seats' keys to
+   :meth:`on_key`, in any order (a seat ahead of us may send its key first); once both are
+   done, the position names its card instance. A second key from one seat, a key for no
+   position or before the deck is sealed, or one that is not 32 bytes, is refused.
 
-Any refusal is a :class:`~crownp2p.net.sealed_deck.DeckCheat` naming the seat.
+Any refusal is a :class:`~crownp2p.net.sealed_deck.DeckCheat` naming the seat. Keys that open
+to no card of the deck raise :class:`BadOpening`: one of them is wrong, and only the audit can
+say whose, so the table goes to the audit at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .sealed_deck import (
     KEYED,
     REKEY,
+    SCALAR_BYTES,
     SHUFFLE,
     DeckCheat,
     ShuffleLog,
     ShuffleSecrets,
     check_pass,
     commitment,
+    open_card,
     pass_order,
     run_pass,
 )
+
+
+class BadOpening(ValueError):
+    """The keys for a position open to no card of the deck: one of them is wrong."""
+
+    def __init__(self, number: int, position: int) -> None:
+        super().__init__(
+            f"the keys for position {position} of shuffle {number} open to no card of the "
+            "deck: one of them is wrong, and the audit will say whose"
+        )
+        self.position = position
 
 
 class SealedShuffle:
@@ -54,6 +73,8 @@ class SealedShuffle:
         self.log.commitments[me] = commitment(game_id, number, me, seed)
         self._order = pass_order(seats)
         self._deck = list(start)
+        self._keys: dict[int, dict[int, bytes]] = {}  # position -> seat -> its key, to us
+        self._expected: set[int] = set()  # positions our game has opened to us
 
     # ------------------------------------------------------------------ commitments
 
@@ -126,3 +147,44 @@ class SealedShuffle:
         if self.final is None:
             raise RuntimeError("the deck is not sealed yet")
         return self.mine.position_keys[position]
+
+    # ------------------------------------------------------------------ openings
+
+    def expect(self, position: int, table: Mapping[bytes, int]) -> int | None:
+        """The game opens ``position`` to us: the instance it holds (looked up in ``table``,
+        the deck's card points) if every other seat's key for it is in already, else None
+        until :meth:`on_key` completes it."""
+        if self.final is None or not 0 <= position < len(self._deck):
+            raise ValueError(f"shuffle {self.log.number} has no sealed position {position}")
+        self._expected.add(position)
+        return self._open(position, table)
+
+    def on_key(
+        self, seat: int, position: int, key: bytes, table: Mapping[bytes, int]
+    ) -> int | None:
+        """Another seat's key for one position, kept for the audit. A key may come before our
+        own game asks for the position (the seat that sent it may be ahead of us); once the
+        position is asked for and every other seat's key is in, the instance it holds."""
+        n = self.log.number
+        if seat == self.me or seat not in self.log.seats:
+            raise DeckCheat(seat, f"it is not another seat of shuffle {n}")
+        if self.final is None or not 0 <= position < len(self._deck):
+            raise DeckCheat(seat, f"it sent a key for no sealed position of shuffle {n}")
+        got = self._keys.setdefault(position, {})
+        if seat in got:
+            raise DeckCheat(seat, f"it sent a second key for position {position} of shuffle {n}")
+        if not isinstance(key, bytes) or len(key) != SCALAR_BYTES:
+            raise DeckCheat(seat, f"its key for position {position} of shuffle {n} is no key")
+        got[seat] = key
+        self.log.released.append((seat, position, key))
+        return self._open(position, table)
+
+    def _open(self, position: int, table: Mapping[bytes, int]) -> int | None:
+        got = self._keys.get(position, {})
+        if position not in self._expected or len(got) < len(self.log.seats) - 1:
+            return None
+        keys = [*got.values(), self.position_key(position)]
+        instance = open_card(self._deck[position], keys, table)
+        if instance is None:
+            raise BadOpening(self.log.number, position)
+        return instance

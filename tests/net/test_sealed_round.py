@@ -18,7 +18,7 @@ from crownp2p.net.sealed_deck import (
     card_table,
     open_card,
 )
-from crownp2p.net.sealed_round import SealedShuffle
+from crownp2p.net.sealed_round import BadOpening, SealedShuffle
 
 GAME = bytes(16)
 CARDS = list(range(10))
@@ -131,3 +131,68 @@ def test_keys_are_given_only_once_the_deck_is_sealed():
         peers[0].position_key(0)
     run(peers)
     assert peers[0].position_key(3) == peers[0].mine.position_keys[3]
+
+
+# ---------------------------------------------------------------------- openings
+
+
+def sealed_table(seats):
+    peers = table_of(seats)
+    run(peers)
+    return peers, card_table(GAME, CARDS)
+
+
+@pytest.mark.parametrize("seats", [[0, 1], [2, 0, 3, 1]])
+def test_a_position_opens_to_the_seat_given_every_other_seats_key(seats):
+    peers, table = sealed_table(seats)
+    truth = open_everything(peers)
+    drawer = seats[-1]
+    for position in (0, 5):
+        assert peers[drawer].expect(position, table) is None  # no key yet
+        others = [s for s in seats if s != drawer]
+        for i, seat in enumerate(others):
+            got = peers[drawer].on_key(seat, position, peers[seat].position_key(position), table)
+            assert got == (truth[position] if i == len(others) - 1 else None)
+        # a seat given no keys opens nothing
+        bystander = peers[others[0]]
+        assert bystander.expect(position, table) is None
+
+
+def test_keys_may_come_before_our_game_asks_for_the_position():
+    peers, table = sealed_table([0, 1, 2])
+    truth = open_everything(peers)
+    for seat in (0, 1):
+        assert peers[2].on_key(seat, 3, peers[seat].position_key(3), table) is None
+    assert peers[2].expect(3, table) == truth[3]
+
+
+def test_a_wrong_key_stops_the_opening_and_the_audit_names_its_sender():
+    seats = [0, 1, 2]
+    peers, table = sealed_table(seats)
+    drawer = peers[2]
+    drawer.expect(4, table)
+    drawer.on_key(0, 4, peers[0].position_key(4), table)
+    with pytest.raises(BadOpening, match="position 4 of shuffle 1 open to no card"):
+        drawer.on_key(1, 4, peers[1].position_key(5), table)  # seat 1 sends another position's
+    with pytest.raises(DeckCheat, match="wrong key for position 4") as err:
+        audit([drawer.log], {(1, s): seed(s, 1) for s in seats})
+    assert err.value.seat == 1
+
+
+def test_bad_keys_are_refused_by_name():
+    peers = table_of([0, 1])
+    table = card_table(GAME, CARDS)
+    with pytest.raises(DeckCheat, match="no sealed position") as err:
+        peers[1].on_key(0, 0, bytes(32), table)  # before the deck is sealed
+    assert err.value.seat == 0
+    run(peers)
+    key = peers[0].position_key(2)
+    with pytest.raises(DeckCheat, match="no sealed position"):
+        peers[1].on_key(0, len(CARDS), key, table)
+    with pytest.raises(DeckCheat, match="is no key"):
+        peers[1].on_key(0, 2, key[:31], table)
+    with pytest.raises(DeckCheat, match="not another seat"):
+        peers[1].on_key(4, 2, key, table)
+    peers[1].on_key(0, 2, key, table)
+    with pytest.raises(DeckCheat, match="second key for position 2"):
+        peers[1].on_key(0, 2, key, table)
