@@ -123,3 +123,18 @@ def hidden_twin(game: Game) -> Game:
     other["hand"], other["deck"] = pool[: len(other["hand"])], pool[len(other["hand"]) :]
     data["players"][seat]["deck"].reverse()
     return Game.from_json(game.rules, data)
+
+
+def hidden_ids(game: Game, seat: int) -> list[int]:
+    """The cards of ``seat``'s deck, then hand, that not every seat has seen (docs/state.md)."""
+    player = game.players[seat]
+    return [c for c in player.deck + player.hand if c not in game.shown]
+
+
+def renamed(game: Game, seat: int, names: list[str]) -> Game:
+    """A copy of ``game`` whose hidden cards of ``seat`` are ``names`` instead: the same game
+    for every other seat."""
+    twin = game.clone()
+    for card, name in zip(hidden_ids(twin, seat), names, strict=True):
+        twin.cards[card] = name
+    return twin

@@ -8,7 +8,7 @@ from scenario import RULES, at, fen, game, hand, legal_texts, play, settle, zone
 
 from crownp2p.core.board import parse_square
 from crownp2p.core.game import CHANCE, Game
-from crownp2p.core.setup import NAMED_SUPPLIES, Setup, parse_supply
+from crownp2p.core.setup import FIRST_GAME, NAMED_SUPPLIES, Setup, parse_supply
 from crownp2p.core.standard import card_registry, unit_registry
 
 
@@ -366,3 +366,49 @@ def test_a_refusal_gives_the_first_reason_that_applies() -> None:
     assert g.why_illegal(("march", "e2", "e5")) == (  # with the way forward
         "The Pawn on e2 cannot go to e5 now; it can go to e3, e4"
     )
+
+
+# ---------------------------------------------------------------------- sealed decks
+
+
+def sealed_action_phase(sealed: bool, **cards: list[str]) -> Game:
+    """Blue's action phase, King against King, with these cards, decks sealed or open."""
+    setup = {"piles": list(FIRST_GAME), "sealed": sealed}
+    return game(fen("Ke1 ke8"), phase="action", setup=setup, **cards)
+
+
+def asked(g: Game) -> tuple[int, str]:
+    prompt = g.prompt()
+    return prompt.seat, prompt.kind
+
+
+def test_a_sealed_phase_waits_for_its_seats_end() -> None:
+    # Wish is two Orders: nothing in this hand can be played in the action phase.
+    assert asked(sealed_action_phase(False, hand=["Wish"])) != (0, "action")  # passed by itself
+    g = sealed_action_phase(True, hand=["Wish"])
+    assert asked(g) == (0, "action") and g.legal() == [("end",)]
+    play(g, "end")
+    assert asked(g) != (0, "action")
+    # Once a card is bought no Treasure may be played: what is left of the phase is public.
+    g = sealed_action_phase(True, hand=["Peon", "Peon", "Wish"])
+    play(g, "end")  # the action phase (the Peons could train)
+    assert asked(g) == (0, "buy")
+    play(g, "treasure Peon", "treasure Peon", "buy Champion")
+    assert asked(g) != (0, "buy")  # its one buy spent, the phase ended by itself
+
+
+def test_a_sealed_seat_says_done_when_no_training_card_fits() -> None:
+    # Destiny draws the Wish, then would trash a training card: the hand holds none.
+    g = sealed_action_phase(False, hand=["Destiny", "Wish"], deck=["Wish"])
+    play(g, "play Destiny 2")
+    assert g.prompt().kind != "trash"  # the step passed by itself
+    g = sealed_action_phase(True, hand=["Destiny", "Wish"], deck=["Wish"])
+    play(g, "play Destiny 2")
+    assert g.prompt().kind == "trash" and g.legal() == [("done",)]
+    play(g, "done")
+    assert g.log[-1] == "blue: has no training card to trash"
+    assert hand(g, 0) == ["Wish", "Wish"]
+    # A seat that holds a training card must trash it.
+    g = sealed_action_phase(True, hand=["Destiny", "Wish"], deck=["Peon"])
+    play(g, "play Destiny 2")
+    assert g.legal() == [("trash", "Peon")] and not g.is_legal(("done",))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from scenario import fen, play, settle
+from scenario import fen, hidden_ids, play, renamed, settle
 from scenario import game as scenario_game
 
 from crownp2p.bots import make_bot
@@ -23,19 +23,6 @@ def dealt() -> Game:
     while game.prompt().seat == CHANCE:
         game.apply(("seed", seeds.next_seed()))
     return game
-
-
-def hidden_ids(game: Game, seat: int) -> list[int]:
-    player = game.players[seat]
-    return [c for c in player.deck + player.hand if c not in game.shown]
-
-
-def renamed(game: Game, seat: int, names: list[str]) -> Game:
-    """``game`` with the hidden cards of ``seat`` (deck, then hand) named ``names`` instead."""
-    twin = game.clone()
-    for card, name in zip(hidden_ids(twin, seat), names, strict=True):
-        twin.cards[card] = name
-    return twin
 
 
 def test_after_the_deal_the_full_hash_gives_a_hand_away_and_the_public_hash_does_not() -> None:

@@ -234,15 +234,15 @@ class Game(Mechanics):
 
     def _skip_empty_phase(self) -> bool:
         turn = self.this_turn
-        if turn.phase == ORDER and (turn.orders == 0 or self._only_end()):
+        if turn.phase == ORDER and (turn.orders == 0 or self._only_end_known()):
             self._passed(turn.orders == 0)
             self._end_orders()
             return True
-        if turn.phase == ACTION and (turn.actions == 0 or self._only_end()):
+        if turn.phase == ACTION and (turn.actions == 0 or self._only_end_known()):
             self._passed(turn.actions == 0)
             turn.phase = "buy"
             return True
-        if turn.phase == "buy" and self._only_end():
+        if turn.phase == "buy" and self._only_end_known():
             self._passed(turn.buys == 0)
             turn.phase = "housekeeping"
             self.stack.append(Frame("#housekeeping", 0, self.active, "system"))
@@ -256,6 +256,17 @@ class Game(Mechanics):
     def _end_orders(self) -> None:
         self.this_turn.phase = ACTION
         self.rules.orders_ended(self, self.active)
+
+    def _only_end_known(self) -> bool:
+        """Is `end` all the phase offers, as every seat can tell? In a sealed game a card of
+        the hand that only its seat has seen may be playable, so while the hand holds one the
+        phase waits for its seat's `end` (but for the buy phase once a card is bought: no more
+        Treasures then, and the rest is public)."""
+        if self.setup.sealed and not (self.this_turn.phase == "buy" and self.this_turn.bought):
+            shown = self.shown
+            if any(card not in shown for card in self.players[self.active].hand):
+                return False
+        return self._only_end()
 
     def _only_end(self) -> bool:
         """Is `end` all the phase offers? Its decisions are listed only as far as the first

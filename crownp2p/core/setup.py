@@ -101,6 +101,9 @@ class Setup:
     pile_size: int = VARIABLE_PILE_SIZE
     hand_size: int = 5
     extra: tuple[tuple[str, Any], ...] = field(default=())  # options a variant pack defines
+    # Sealed decks (docs/sealed-decks.md): no seat sees another's hand or any deck's order, so
+    # the engine decides nothing by itself from a hidden card.
+    sealed: bool = False
 
     def deck_list(self) -> list[str]:
         return [name for name, count in self.starting_deck for _ in range(count)]
@@ -119,6 +122,8 @@ class Setup:
             "pile_size": self.pile_size,
             "hand_size": self.hand_size,
             "extra": [[k, v] for k, v in self.extra],
+            # (only when set: the states of games with open decks keep the hashes they had)
+            **({"sealed": True} if self.sealed else {}),
         }
 
     @classmethod
@@ -138,6 +143,7 @@ class Setup:
             pile_size=int(data.get("pile_size", VARIABLE_PILE_SIZE)),
             hand_size=int(data.get("hand_size", 5)),
             extra=tuple((k, v) for k, v in data.get("extra", ())),
+            sealed=bool(data.get("sealed", False)),
         )
 
 

@@ -322,6 +322,14 @@ class TrashFromHand(Choice):
     def writes(self) -> tuple[Key[Any], ...]:
         return (TRASHED_COST, MORPH_INTO)
 
+    def options(self, g: Mechanics, f: Frame) -> Options:
+        opts = Choice.options(self, g, f)
+        if not opts and g.setup.sealed and any(c not in g.shown for c in g.players[f.seat].hand):
+            # The others cannot see that no card fits: the seat says so (checked once its hand
+            # is opened), rather than the step passing by itself on a hidden hand.
+            return {DONE: DONE}
+        return opts
+
     def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
         reason = _why_not_in_hand(g, f, decision)
         if reason is None and self.training_only and len(decision) == 2:
@@ -329,6 +337,9 @@ class TrashFromHand(Choice):
         return reason
 
     def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
+        if decision == DONE:
+            g.note(f"{g.seat_name(f.seat)}: has no training card to trash")
+            return True
         card = g.card_type(payload)
         g.trash.append(g.take_from_hand(f.seat, payload))
         f.put(TRASHED_COST, g.cost(payload))

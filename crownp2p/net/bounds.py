@@ -48,6 +48,10 @@ def check_setup(setup: Setup, rules: Rules) -> None:
         raise OutOfBounds(
             f"the setup names a unit this engine does not know: {setup.sovereign!r:.80}"
         )
+    if setup.sealed:
+        # A game that plays as sealed while every peer still holds every card would tell the
+        # players their hands are hidden when they are not (docs/sealed-decks.md).
+        raise OutOfBounds("the setup asks for sealed decks, which tables do not play yet")
 
 
 def check_seat(seat: int, host: int, players: int) -> None:
