@@ -27,7 +27,8 @@ def asked(game: Game) -> tuple[int, str]:
 def twins_parted(sealed: bool, seeds: range = range(10), steps: int = 1500) -> tuple[int, int]:
     """Over greedy games: before each decision that opens no card, the game and a twin whose
     deciding seat holds other hidden cards take it; how many times they then asked different
-    seats or for different things, out of how many tries."""
+    seats or for different things, or (within the turn) differed in what every seat knows, out
+    of how many tries."""
     parted = tried = 0
     for seed in seeds:
         game, chance = Game(standard_rules(), Setup(sealed=sealed)), SeedSource(seed)
@@ -49,6 +50,10 @@ def twins_parted(sealed: bool, seeds: range = range(10), steps: int = 1500) -> t
                     twin.apply(decision)
                     tried += 1
                     parted += asked(ahead) != asked(twin)
+                    # What every seat knows stays the same too, but for the end of a turn,
+                    # which opens the hand to all (its discard pile is face up).
+                    if ahead.turn == game.turn and ahead.this_turn.phase != "housekeeping":
+                        parted += ahead.public_hash() != twin.public_hash()
             game.apply(decision)
     return parted, tried
 
