@@ -62,7 +62,7 @@ def seed(seat: int) -> bytes:
 
 def honest_shuffle(seats: int, cards: int, number: int = 1) -> sealed.ShuffleLog:
     order = list(range(seats))
-    mine = [sealed.ShuffleSecrets.derive(GAME, number, s, seed(s), cards) for s in order]
+    mine = {s: sealed.ShuffleSecrets.derive(GAME, number, s, seed(s), cards) for s in order}
     log = sealed.ShuffleLog(
         GAME,
         number,
@@ -70,10 +70,7 @@ def honest_shuffle(seats: int, cards: int, number: int = 1) -> sealed.ShuffleLog
         commitments={s: sealed.commitment(GAME, number, s, seed(s)) for s in order},
         start=[sealed.card_point(GAME, i) for i in range(cards)],
     )
-    deck = log.start
-    for stage, s in sealed.pass_order(order):
-        deck = sealed.run_pass(stage, deck, mine[s])
-        log.passes.append(deck)
+    log.passes = [deck for _, _, deck in sealed.honest_passes(log.start, order, mine)]
     return log
 
 

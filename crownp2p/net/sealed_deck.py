@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets as _secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cryptography.hazmat.primitives import hashes
@@ -198,6 +198,17 @@ def run_pass(stage: str, deck: Sequence[bytes], mine: ShuffleSecrets) -> list[by
     raise ValueError(f"no stage {stage!r}")
 
 
+def honest_passes(
+    start: Sequence[bytes], seats: Sequence[int], mine: Mapping[int, ShuffleSecrets]
+) -> Iterator[tuple[str, int, list[bytes]]]:
+    """Every pass of a shuffle as the seats' secrets make it, in :func:`pass_order`: (stage,
+    seat, the deck after it). What the audit re-runs."""
+    deck = list(start)
+    for stage, seat in pass_order(seats):
+        deck = run_pass(stage, deck, mine[seat])
+        yield stage, seat, deck
+
+
 def check_pass(seat: int, before: Sequence[bytes], after: Sequence[bytes]) -> list[bytes]:
     """What a peer can check of another seat's pass as it arrives (the rest waits for the
     audit): as many cards as went in, each a valid point of the prime-order subgroup, no two
@@ -229,10 +240,10 @@ def open_card(sealed: bytes, keys: Iterable[bytes], table: Mapping[bytes, int]) 
         if len(key) != SCALAR_BYTES:
             return None
         try:
-            inverse = sodium.crypto_core_ed25519_scalar_invert(key)
+            inverse = _inverse(key)
         except SodiumError:
             return None  # the zero scalar has no inverse
-        lift = inverse if lift is None else sodium.crypto_core_ed25519_scalar_mul(lift, inverse)
+        lift = inverse if lift is None else _times(lift, inverse)
     if lift is None:
         return table.get(sealed)
     try:
@@ -263,7 +274,7 @@ class ShuffleLog:
     @property
     def final(self) -> list[bytes] | None:
         """The sealed deck, once every pass is in."""
-        return self.passes[-1] if len(self.passes) == 2 * len(self.seats) - 1 else None
+        return self.passes[-1] if len(self.passes) == len(pass_order(self.seats)) else None
 
 
 def audit(logs: Iterable[ShuffleLog], seeds: Mapping[tuple[int, int], bytes]) -> None:
@@ -272,16 +283,15 @@ def audit(logs: Iterable[ShuffleLog], seeds: Mapping[tuple[int, int], bytes]) ->
     A seat whose seed is missing refused the audit."""
     for log in logs:
         mine = _secrets_of(log, seeds)
-        n, deck = log.number, list(log.start)
-        for i, (stage, seat) in enumerate(pass_order(log.seats)):
-            deck = run_pass(stage, deck, mine[seat])
+        n, size = log.number, len(log.start)
+        for i, (stage, seat, deck) in enumerate(honest_passes(log.start, log.seats, mine)):
             if i >= len(log.passes) or log.passes[i] != deck:
                 raise DeckCheat(
                     seat, f"its {stage} pass of shuffle {n} does not follow from its seed"
                 )
         for seat, position, key in log.released:
             secrets_ = mine.get(seat)
-            if secrets_ is None or not 0 <= position < len(deck):
+            if secrets_ is None or not 0 <= position < size:
                 raise DeckCheat(seat, f"it released a key for no position of shuffle {n}")
             if key != secrets_.position_keys[position]:
                 raise DeckCheat(

@@ -72,7 +72,6 @@ class SealedShuffle:
         self.mine = ShuffleSecrets.derive(game_id, number, me, seed, len(start))
         self.log.commitments[me] = commitment(game_id, number, me, seed)
         self._order = pass_order(seats)
-        self._deck = list(start)
         self._keys: dict[int, dict[int, bytes]] = {}  # position -> seat -> its key, to us
         self._expected: set[int] = set()  # positions our game has opened to us
 
@@ -116,7 +115,7 @@ class SealedShuffle:
             raise RuntimeError("it is not our turn to pass")
         stage, _ = self._order[len(self.log.passes)]
         deck = run_pass(stage, self._deck, self.mine)
-        self._take(deck)
+        self.log.passes.append(deck)
         return stage, deck
 
     def on_pass(self, seat: int, stage: str, cards: Sequence[bytes]) -> None:
@@ -131,11 +130,12 @@ class SealedShuffle:
         if expected is None or expected != (stage, seat):
             when = "before every commitment was in" if not self.committed else "out of turn"
             raise DeckCheat(seat, f"it sent a {stage} pass of shuffle {n} {when}")
-        self._take(check_pass(seat, self._deck, cards))
+        self.log.passes.append(check_pass(seat, self._deck, cards))
 
-    def _take(self, deck: list[bytes]) -> None:
-        self.log.passes.append(deck)
-        self._deck = deck
+    @property
+    def _deck(self) -> list[bytes]:
+        """The deck as the last pass left it."""
+        return self.log.passes[-1] if self.log.passes else self.log.start
 
     @property
     def final(self) -> list[bytes] | None:

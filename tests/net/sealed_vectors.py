@@ -30,9 +30,7 @@ def vectors() -> list[tuple[str, bytes]]:
             (f"seat {s} order (one byte a position)", bytes(m.order)),
             (f"seat {s} position keys 0-3", b"".join(m.position_keys)),
         ]
-    deck = start
-    for stage, s in sealed.pass_order(list(SEEDS)):
-        deck = sealed.run_pass(stage, deck, mine[s])
+    for stage, s, deck in sealed.honest_passes(start, list(SEEDS), mine):
         out.append((f"after seat {s}'s {stage} pass (4 points)", b"".join(deck)))
     table = sealed.card_table(GAME_ID, range(CARDS))
     keys = [mine[s].position_keys[0] for s in SEEDS]

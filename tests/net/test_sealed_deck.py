@@ -22,6 +22,7 @@ from crownp2p.net.sealed_deck import (
     card_table,
     check_pass,
     commitment,
+    honest_passes,
     open_card,
     pass_order,
     run_pass,
@@ -46,10 +47,8 @@ def run_shuffle(seats, number, start):
         commitments={s: commitment(GAME, number, s, seeds[s]) for s in seats},
         start=start,
     )
-    current = start
-    for stage, s in pass_order(seats):
-        current = check_pass(s, current, run_pass(stage, current, mine[s]))
-        log.passes.append(current)
+    for _, s, deck in honest_passes(start, seats, mine):
+        log.passes.append(check_pass(s, log.passes[-1] if log.passes else start, deck))
     return log, mine
 
 
