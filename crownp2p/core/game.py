@@ -262,10 +262,9 @@ class Game(Mechanics):
         the hand that only its seat has seen may be playable, so while the hand holds one the
         phase waits for its seat's `end` (but for the buy phase once a card is bought: no more
         Treasures then, and the rest is public)."""
-        if self.setup.sealed and not (self.this_turn.phase == "buy" and self.this_turn.bought):
-            shown = self.shown
-            if any(card not in shown for card in self.players[self.active].hand):
-                return False
+        turn = self.this_turn
+        if self.hides_hand(self.active) and not (turn.phase == "buy" and turn.bought):
+            return False
         return self._only_end()
 
     def _only_end(self) -> bool:

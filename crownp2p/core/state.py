@@ -148,6 +148,12 @@ class GameState:
                 return state
         raise KeyError(f"this game's rules keep no {kind.__name__}")
 
+    def hides_hand(self, seat: int) -> bool:
+        """In a sealed game, does ``seat``'s hand hold a card not every seat has seen? Then the
+        engine decides nothing by itself from that hand (docs/rulings.md, calls 32 and 33)."""
+        shown = self.shown
+        return self.setup.sealed and any(c not in shown for c in self.players[seat].hand)
+
     def new_card(self, name: str) -> int:
         self.cards.append(name)
         return len(self.cards) - 1

@@ -324,7 +324,7 @@ class TrashFromHand(Choice):
 
     def options(self, g: Mechanics, f: Frame) -> Options:
         opts = Choice.options(self, g, f)
-        if not opts and g.setup.sealed and any(c not in g.shown for c in g.players[f.seat].hand):
+        if not opts and g.hides_hand(f.seat):
             # The others cannot see that no card fits: the seat says so (checked once its hand
             # is opened), rather than the step passing by itself on a hidden hand.
             return {DONE: DONE}
