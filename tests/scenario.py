@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
-from crownp2p.core.decisions import parse_decision
+from crownp2p.bots import make_bot
+from crownp2p.core.decisions import Decision, parse_decision
 from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.setup import Setup
+from crownp2p.core.shuffle import SeedSource
 from crownp2p.core.standard import standard_rules
 
 RULES = standard_rules()
@@ -138,3 +142,23 @@ def renamed(game: Game, seat: int, names: list[str]) -> Game:
     for card, name in zip(hidden_ids(twin, seat), names, strict=True):
         twin.cards[card] = name
     return twin
+
+
+def greedy_decisions(
+    setup: Setup, seed: int, bot_seeds: tuple[int, int], steps: int
+) -> Iterator[tuple[Game, int, Decision]]:
+    """A greedy game of ``setup``, its chance from ``SeedSource(seed)``, at most ``steps``
+    steps: before each seat's decision, the game, the seat and the decision, which is applied
+    once the caller moves on."""
+    game, chance = Game(RULES, setup), SeedSource(seed)
+    bots = [make_bot("greedy", s) for s in bot_seeds]
+    for _ in range(steps):
+        if game.over:
+            return
+        prompt = game.prompt()
+        if prompt.seat == CHANCE:
+            game.apply(("seed", chance.next_seed()))
+            continue
+        decision = bots[prompt.seat].decide(game, prompt.seat)
+        yield game, prompt.seat, decision
+        game.apply(decision)

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from scenario import fen, hidden_ids, play, renamed, settle
+from scenario import fen, greedy_decisions, hidden_ids, play, renamed, settle
 from scenario import game as scenario_game
 
-from crownp2p.bots import make_bot
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.setup import FIRST_GAME, Setup
 from crownp2p.core.shuffle import SeedSource
@@ -39,31 +38,23 @@ def test_after_the_deal_the_full_hash_gives_a_hand_away_and_the_public_hash_does
 
 
 def test_through_a_game_no_hidden_card_moves_the_public_hash_and_a_public_one_does() -> None:
-    game, seeds = Game(standard_rules(), Setup()), SeedSource(3)
-    bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
     hidden_checked = public_checked = 0
-    for step in range(600):
-        if game.over:
-            break
-        prompt = game.prompt()
-        if prompt.seat == CHANCE:
-            game.apply(("seed", seeds.next_seed()))
+    for step, (game, _, _) in enumerate(greedy_decisions(Setup(), 3, (1, 2), 600)):
+        if step % 20:
             continue
-        if step % 20 == 0:
-            for seat in (0, 1):
-                names = [game.cards[c] for c in hidden_ids(game, seat)]
-                if len(set(names)) > 1:
-                    twin = renamed(game, seat, names[1:] + names[:1])
-                    assert twin.state_hash() != game.state_hash()
-                    assert twin.public_hash() == game.public_hash()
-                    hidden_checked += 1
-                if game.players[seat].discard:
-                    twin = game.clone()
-                    card = twin.players[seat].discard[0]
-                    twin.cards[card] = "Tower" if twin.cards[card] != "Tower" else "Peon"
-                    assert twin.public_hash() != game.public_hash()
-                    public_checked += 1
-        game.apply(bots[prompt.seat].decide(game, prompt.seat))
+        for seat in (0, 1):
+            names = [game.cards[c] for c in hidden_ids(game, seat)]
+            if len(set(names)) > 1:
+                twin = renamed(game, seat, names[1:] + names[:1])
+                assert twin.state_hash() != game.state_hash()
+                assert twin.public_hash() == game.public_hash()
+                hidden_checked += 1
+            if game.players[seat].discard:
+                twin = game.clone()
+                card = twin.players[seat].discard[0]
+                twin.cards[card] = "Tower" if twin.cards[card] != "Tower" else "Peon"
+                assert twin.public_hash() != game.public_hash()
+                public_checked += 1
     assert hidden_checked > 20 and public_checked > 20
 
 

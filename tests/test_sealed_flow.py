@@ -6,13 +6,10 @@ without that hand could not follow."""
 
 from __future__ import annotations
 
-from scenario import hidden_ids, renamed
+from scenario import greedy_decisions, hidden_ids, renamed
 
-from crownp2p.bots import make_bot
-from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.game import Game
 from crownp2p.core.setup import Setup
-from crownp2p.core.shuffle import SeedSource
-from crownp2p.core.standard import standard_rules
 
 # decisions whose card is opened to every seat as they are taken (docs/sealed-decks.md)
 OPENING = {"play", "train", "treasure", "discard", "trash", "topdeck"}
@@ -31,30 +28,22 @@ def twins_parted(sealed: bool, seeds: range = range(10), steps: int = 1500) -> t
     of how many tries."""
     parted = tried = 0
     for seed in seeds:
-        game, chance = Game(standard_rules(), Setup(sealed=sealed)), SeedSource(seed)
-        bots = [make_bot("greedy", seed), make_bot("greedy", seed + 50)]
-        for _ in range(steps):
-            if game.over:
-                break
-            prompt = game.prompt()
-            if prompt.seat == CHANCE:
-                game.apply(("seed", chance.next_seed()))
+        setup = Setup(sealed=sealed)
+        for game, seat, decision in greedy_decisions(setup, seed, (seed, seed + 50), steps):
+            names = [game.cards[c] for c in hidden_ids(game, seat)]
+            if decision[0] in OPENING or len(set(names)) < 2:
                 continue
-            decision = bots[prompt.seat].decide(game, prompt.seat)
-            names = [game.cards[c] for c in hidden_ids(game, prompt.seat)]
-            if decision[0] not in OPENING and len(set(names)) > 1:
-                twin = renamed(game, prompt.seat, names[1:] + names[:1])
-                if twin.is_legal(decision):  # ("done" claims a hand without a fitting card)
-                    ahead = game.clone()
-                    ahead.apply(decision)
-                    twin.apply(decision)
-                    tried += 1
-                    parted += asked(ahead) != asked(twin)
-                    # What every seat knows stays the same too, but for the end of a turn,
-                    # which opens the hand to all (its discard pile is face up).
-                    if ahead.turn == game.turn and ahead.this_turn.phase != "housekeeping":
-                        parted += ahead.public_hash() != twin.public_hash()
-            game.apply(decision)
+            twin = renamed(game, seat, names[1:] + names[:1])
+            if twin.is_legal(decision):  # ("done" claims a hand without a fitting card)
+                ahead = game.clone()
+                ahead.apply(decision)
+                twin.apply(decision)
+                tried += 1
+                parted += asked(ahead) != asked(twin)
+                # What every seat knows stays the same too, but for the end of a turn,
+                # which opens the hand to all (its discard pile is face up).
+                if ahead.turn == game.turn and ahead.this_turn.phase != "housekeeping":
+                    parted += ahead.public_hash() != twin.public_hash()
     return parted, tried
 
 
