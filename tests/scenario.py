@@ -156,6 +156,9 @@ def greedy_decisions(
         if game.over:
             return
         prompt = game.prompt()
+        if prompt.kind == "open":  # (a sealed game: this engine knows every card)
+            game.apply(("open", *[game.cards[c] for c in game.chance["cards"]]))
+            continue
         if prompt.seat == CHANCE:
             game.apply(("seed", chance.next_seed()))
             continue

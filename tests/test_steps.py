@@ -102,8 +102,10 @@ def test_a_choice_is_possible_exactly_when_it_has_choices() -> None:
         and cls is not steps.Choice
         and "possible" in vars(cls)
     ]
-    # Only the reveal decides after its own automatic part (the reveal, perhaps a reshuffle).
-    assert overriding == ["RevealTopCard"]
+    # Only the reveal decides after its own automatic part (the reveal, perhaps a reshuffle);
+    # and a choice from a hand that this engine cannot see (a sealed game, another seat's)
+    # takes the step as possible while that hand holds a card (test_blind_engines.py).
+    assert overriding == ["FromHand", "RevealTopCard"]
 
 
 def test_a_card_is_offered_when_its_first_step_has_options() -> None:

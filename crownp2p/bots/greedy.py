@@ -162,7 +162,7 @@ class GreedyBot(Bot):
         return -card_value(d[1], game)
 
     def _score_topdeck(self, game: Game, seat: int, d: Decision) -> float:
-        return card_value(d[1], game)
+        return card_value(game.hand_card_name(seat, d[1]), game)
 
     def _score_end(self, game: Game, seat: int, d: Decision) -> float:
         return 0.5 if game.prompt().kind == "buy" else 0.0

@@ -227,8 +227,12 @@ class SearchBot(Bot):
         if step.seat != self.seat or len(step.decision) != 2:
             return
         verb, name = step.decision
-        if verb == "topdeck":
+        if verb == "topdeck" and name in game.rules.cards:
             self.tops.put(self.seat, name)
+        elif verb == "topdeck":  # sealed decks: by its place in the hand, now the top card
+            deck = game.players[self.seat].deck
+            if deck and deck[0] not in game.unknown:
+                self.tops.put(self.seat, game.cards[deck[0]])
         elif verb == "keep" and len(game.rules.opponents(self.seat)) == 1:
             self.tops.put(game.rules.opponents(self.seat)[0], name)
 

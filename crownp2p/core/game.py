@@ -33,7 +33,7 @@ from .position import FROZEN_NOW, AttackMap, Unit
 from .rules import Rules
 from .setup import Setup
 from .shuffle import choose_indices, parse_seed, shuffle
-from .state import Frame
+from .state import Frame, GameState
 from .steps import SYSTEM_STEPS, EffectStep
 from .units import UnitType
 
@@ -99,6 +99,9 @@ class Game(Mechanics):
             kind = self.chance["kind"]
             if kind == "supply":
                 return Prompt(CHANCE, "supply", "chance: choose the random Supply piles")
+            if kind == "open":
+                count = len(self.chance["cards"])
+                return Prompt(CHANCE, "open", f"chance: turn {count} card(s) face up")
             seat = self.chance["seat"]
             return Prompt(CHANCE, "shuffle", f"chance: shuffle {self.seat_name(seat)}'s deck")
         if self.stack:
@@ -147,6 +150,31 @@ class Game(Mechanics):
         self._forget_legal()
         self._attacks = None
         self._run()
+
+    def learn(self, card: int, name: str, *, to_all: bool = False) -> None:
+        """This engine learns a card of a sealed game: opened to its seat (a draw), or to every
+        seat (``to_all``: before a decision takes it from the hand). See
+        :meth:`GameState.learn`; an opening that contradicts the game is refused."""
+        super().learn(card, name, to_all=to_all)
+        self._forget_legal()
+
+    def openings(self, decision: Decision) -> list[tuple[int, int | None]]:
+        """What the deciding seat opens before it sends ``decision``, in a sealed game, so that
+        every engine can check it and follow: each card of a hand or deck that the decision
+        moves where all see it (to every seat: None), and each card of a hand it lets a seat
+        look at (Astrology: to that seat). Asked of the deciding seat's own engine; each
+        opening is then learnt (:meth:`learn`) before the decision is applied."""
+        if not self.setup.sealed or self.chance is not None:
+            return []
+        ahead = self.clone()
+        ahead.looks = []
+        before = [c for p in ahead.players for c in p.deck + p.hand if c not in ahead.shown]
+        ahead.apply(decision)
+        still = {c for p in ahead.players for c in p.deck + p.hand}
+        opened: list[tuple[int, int | None]] = [(c, None) for c in before if c not in still]
+        for viewer, seat in ahead.looks:
+            opened += [(c, viewer) for c in self.players[seat].hand if c not in self.shown]
+        return opened
 
     def attack_map(self) -> AttackMap:
         """Which squares each side attacks and from where (:class:`~.position.AttackMap`), made
@@ -416,8 +444,8 @@ class Game(Mechanics):
             turn.order_moved = []
             self.deploy(seat, payload[1], payload[2], as_order=True)
         elif what == "train":
-            turn.actions -= 1
             self.train(seat, payload[1])
+            turn.actions -= 1
         elif what == "play":
             self.play(seat, payload[1], payload[2])
         elif what == "buy":
@@ -457,15 +485,32 @@ class Game(Mechanics):
 
     # ================================================================ chance
 
+    def _chance_words(self) -> str:
+        assert self.chance is not None
+        kind = self.chance["kind"]
+        if kind == "open":
+            return "Chance is to decide: the only decision is `open` and each card's name"
+        if kind == "shuffle" and self.setup.sealed:
+            return "Chance is to decide: `sealed`, or `seed HEX64` for a shuffle all may know"
+        return "Chance is to decide: the only decision is `seed HEX64`"
+
     def _apply_chance(self, decision: Decision) -> None:
+        chance = self.chance
+        assert chance is not None
+        if chance["kind"] == "open":
+            self._open(chance["cards"], decision)
+            return
+        if chance["kind"] == "shuffle" and self.setup.sealed and decision == ("sealed",):
+            self.chance = None
+            self._seal_shuffle(chance["seat"], None)
+            return
         if len(decision) != 2 or decision[0] != "seed":
-            raise IllegalDecision("Chance is to decide: the only decision is `seed HEX64`")
+            raise IllegalDecision(self._chance_words())
         try:
             seed = parse_seed(decision[1])
         except ValueError as err:
             raise IllegalDecision(str(err)) from None
-        chance, self.chance = self.chance, None
-        assert chance is not None
+        self.chance = None
         if chance["kind"] == "supply":
             taken = [n for piles in self.pile_lists for n in piles]
             pool = [c for c in self.rules.variable_cards if c not in taken]
@@ -477,6 +522,8 @@ class Game(Mechanics):
                 start += wanted[i]
                 piles.extend(pool[j] for j in sorted(chosen))
                 self.note(f"Supply {i + 1}: {', '.join(piles)}")
+        elif self.setup.sealed:
+            self._seal_shuffle(chance["seat"], seed)
         else:
             player = self.players[chance["seat"]]
             player.deck.extend(player.discard)
@@ -484,6 +531,40 @@ class Game(Mechanics):
             shuffle(player.deck, seed)
             self.shown.difference_update(player.deck)  # no one knows where they went
             self.note(f"{self.seat_name(chance['seat'])}: shuffles")
+
+    def _seal_shuffle(self, seat: int, seed: bytes | None) -> None:
+        """A sealed game's shuffle: each position of the new deck is a fresh card, so that no
+        card can be followed through it. Its name is unknown to every engine (``seed`` None:
+        the seats sealed it, docs/sealed-decks.md) and meanwhile a stand-in, the names in the
+        order they went in; or, for an engine that knows every card (a replay after the
+        audit, a search's sampled game), the card the seeded shuffle put there."""
+        player = self.players[seat]
+        went_in = player.deck + player.discard
+        assert not any(c in self.unknown for c in went_in), "a shuffle takes only public cards"
+        names = [self.cards[c] for c in went_in]
+        if seed is not None:
+            shuffle(names, seed)
+        player.deck = [self.new_card(name) for name in names]
+        player.discard = []
+        self.shown.difference_update(went_in)
+        if seed is None:
+            self.unknown.update(player.deck)
+        self.note(f"{self.seat_name(seat)}: shuffles")
+
+    def _open(self, cards: list[int], decision: Decision) -> None:
+        """Cards an effect turns face up (:meth:`GameState.face_up`), named by ``decision``
+        in their order: each engine learns them, or refuses names that contradict the game."""
+        if len(decision) != len(cards) + 1 or decision[0] != "open":
+            raise IllegalDecision(self._chance_words())
+        names = decision[1:]
+        if not all(isinstance(n, str) and n in self.rules.cards for n in names):
+            raise IllegalDecision("An opening names the cards of this game")
+        trial = self.copy()  # all or nothing: a contradiction leaves the game as it was
+        for card, name in zip(cards, names, strict=True):
+            GameState.learn(trial, card, self.card_type(name).name, to_all=True)
+        self.chance = None
+        for card, name in zip(cards, names, strict=True):
+            GameState.learn(self, card, self.card_type(name).name, to_all=True)
 
     # ================================================================ why a decision is refused
 
@@ -495,7 +576,7 @@ class Game(Mechanics):
         if self.over:
             return "The game is over"
         if self.chance is not None:
-            return "Chance is to decide: the only decision is `seed HEX64`"
+            return self._chance_words()
         prompt = self.prompt()
         if seat is not None and prompt.seat != seat:
             return f"It is {self.seat_name(prompt.seat)}'s decision now"

@@ -187,14 +187,22 @@ class Mechanics(GameState):
         return [k for k in by_name if kinds.count(k) > recalled.count(k.name)]
 
     def hand_names(self, seat: int) -> list[str]:
-        """The different card names in a hand, in hand order."""
-        cards = self.cards
+        """The different card names in a hand, in hand order: of the cards this engine knows
+        (in a sealed game another seat's hand may hold cards it does not)."""
+        cards, unknown = self.cards, self.unknown
         names: list[str] = []
         for card_id in self.players[seat].hand:  # (a hand holds a few names: a list is quickest)
             name = cards[card_id]
-            if name not in names:
+            if name not in names and not (unknown and card_id in unknown):
                 names.append(name)
         return names
+
+    def hand_card_name(self, seat: int, word: str) -> str:
+        """The card of ``seat``'s hand that a decision's word names: the name itself, or, for
+        a card put face down in a sealed game (``topdeck 2``), its place in the hand."""
+        if word.isdigit():
+            return self.cards[self.players[seat].hand[int(word) - 1]]
+        return word
 
     # ================================================================ supplies
 
@@ -232,10 +240,19 @@ class Mechanics(GameState):
         return self.rules.cards.prices(self.this_turn.discount)
 
     def take_from_hand(self, seat: int, name: str) -> int:
-        hand = self.players[seat].hand
-        for i, cid in enumerate(hand):
-            if self.cards[cid] == name:
-                return hand.pop(i)
+        """The first card of the hand called ``name``. In a sealed game, the first one every
+        seat has seen, if any, else the first this engine knows: the seat opens one to all
+        before a decision that takes it (``Game.openings``), so every engine takes the same."""
+        hand, cards = self.players[seat].hand, self.cards
+        if self.setup.sealed:
+            named = [i for i, c in enumerate(hand) if cards[c] == name and c not in self.unknown]
+            shown = [i for i in named if hand[i] in self.shown]
+            if named:
+                return hand.pop((shown or named)[0])
+        else:
+            for i, cid in enumerate(hand):
+                if cards[cid] == name:
+                    return hand.pop(i)
         raise IllegalDecision(f"there is no {name} in the hand")
 
     def gain(self, seat: int, name: str) -> None:

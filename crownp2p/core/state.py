@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from .cards import ORDER
+from .decisions import IllegalDecision
 from .keys import Key
 from .plain import copied
 from .position import FROZEN_NONE, Position
@@ -116,6 +117,14 @@ class GameState:
         # shuffled (a revealed top card kept, the card Wish found): for the public hash. Not in
         # the explicit state, so a game loaded from one starts with none.
         self.shown: set[int] = set()
+        # Cards in a deck or a hand whose name this engine does not know (a sealed game: the
+        # cards of a sealed shuffle, and what another seat drew). Each holds a stand-in name
+        # from its seat's pool, so that the names of a deck and hand together stay exact
+        # (docs/sealed-decks.md, "Slots"). Empty for an engine that knows every card.
+        self.unknown: set[int] = set()
+        # Each look at a hand (Astrology): the seat that looked and whose hand, for
+        # Game.openings to open that hand to the one who looks. Not in the explicit state.
+        self.looks: list[tuple[int, int]] = []
         # What a variant's rules keep besides (docs/plugins.md), by namespace: hashed and saved.
         self.packs = packs
 
@@ -138,6 +147,8 @@ class GameState:
         new.chance = None if self.chance is None else dict(self.chance)
         new.log = list(self.log)
         new.shown = set(self.shown)
+        new.unknown = set(self.unknown)
+        new.looks = list(self.looks)
         new.packs = {name: copied(state) for name, state in self.packs.items()}
         return new
 
@@ -153,6 +164,50 @@ class GameState:
         engine decides nothing by itself from that hand (docs/rulings.md, calls 32 and 33)."""
         shown = self.shown
         return self.setup.sealed and any(c not in shown for c in self.players[seat].hand)
+
+    def blind_to_hand(self, seat: int) -> bool:
+        """Does ``seat``'s hand hold a card whose name this engine does not know? Then it
+        cannot list that seat's choices of a card from the hand, and waits for them."""
+        unknown = self.unknown
+        return bool(unknown) and any(c in unknown for c in self.players[seat].hand)
+
+    def face_up(self, cards: list[int]) -> bool:
+        """Are these cards of a deck or hand open to every seat, so that an effect may go on
+        from their names? In a sealed game those not yet shown wait for their opening: a
+        chance prompt, answered with their names (``Game.apply``). A step that moves hidden
+        cards where all can see them (the discard pile, the trash, a reveal) asks this first,
+        and waits while it is False."""
+        if not self.setup.sealed:
+            return True
+        hidden = [c for c in cards if c not in self.shown]
+        if not hidden:
+            return True
+        self.chance = {"kind": "open", "cards": hidden}
+        return False
+
+    def learn(self, card: int, name: str, *, to_all: bool = False) -> None:
+        """This engine now knows that ``card``, in a deck or a hand, is ``name`` (``to_all``:
+        and so does every seat). A card it did not know swaps stand-in names with another
+        unknown card of the same seat that holds ``name``. None holds it, or a known card has
+        another name: the opening contradicts what was public, and is refused."""
+        owner = next((p for p in self.players if card in p.deck or card in p.hand), None)
+        if owner is None:
+            raise IllegalDecision(f"card {card} is in no deck or hand")
+        cards, unknown = self.cards, self.unknown
+        if card in unknown:
+            if cards[card] != name:
+                swap = next(
+                    (c for c in owner.deck + owner.hand if c in unknown and cards[c] == name),
+                    None,
+                )
+                if swap is None:
+                    raise IllegalDecision(f"that seat has no {name} left unseen")
+                cards[swap], cards[card] = cards[card], name
+            unknown.discard(card)
+        elif cards[card] != name:
+            raise IllegalDecision(f"card {card} is {cards[card]}, not {name}")
+        if to_all:
+            self.shown.add(card)
 
     def new_card(self, name: str) -> int:
         self.cards.append(name)

@@ -45,6 +45,7 @@ _MOVED = Key[int]("moved")
 _REVEALED = Key[str]("revealed")
 _CHOSEN = Key[int]("chosen")
 _SHUFFLED = Key[int]("shuffled")
+_WISHED = Key[str]("wished")
 
 
 class EffectStep:
@@ -228,8 +229,33 @@ def _why_not_in_hand(g: Mechanics, f: Frame, decision: Decision) -> str | None:
     return None if name in g.hand_names(f.seat) else f"There is no {name} in your hand"
 
 
+class FromHand(Choice):
+    """A choice of a card from the hand, by name. An engine that does not know every card of
+    that hand (in a sealed game, another seat's) lists only those it knows, and asks all the
+    same: the seat opens the card it names to all before its decision. Until then such an
+    engine takes on trust that the step could act while the hand holds a card; the audit
+    checks what it could not (docs/sealed-decks.md)."""
+
+    def options(self, g: Mechanics, f: Frame) -> Options:
+        opts = self.choices(g, f)
+        if self.optional and (opts or g.blind_to_hand(f.seat)):
+            opts[DONE] = DONE
+        return opts
+
+    def enter(self, g: Mechanics, f: Frame) -> bool:
+        if g.blind_to_hand(f.seat):
+            g.offer(self.options(g, f))
+            return False
+        return Choice.enter(self, g, f)
+
+    def possible(self, g: Mechanics, f: Frame) -> bool:
+        if g.blind_to_hand(f.seat):
+            return bool(g.players[f.seat].hand)
+        return Choice.possible(self, g, f)
+
+
 @dataclass(frozen=True)
-class DiscardCards(Choice):
+class DiscardCards(FromHand):
     """Discard ``count`` cards from the hand, one at a time; ``up_to`` lets the player stop.
     The number discarded is kept under ``var``."""
 
@@ -261,7 +287,7 @@ class DiscardCards(Choice):
     def enter(self, g: Mechanics, f: Frame) -> bool:
         if f.get(self.var, 0) >= self.count:
             return True
-        return Choice.enter(self, g, f)
+        return FromHand.enter(self, g, f)
 
     def choices(self, g: Mechanics, f: Frame) -> Options:
         return _hand_options(g, f.seat, "discard")
@@ -289,20 +315,30 @@ class Topdeck(Choice):
     text = "put a card from your hand on top of your deck"
 
     def choices(self, g: Mechanics, f: Frame) -> Options:
+        if g.setup.sealed:  # the card goes face down: named by its place in the hand
+            return {("topdeck", str(i + 1)): i for i in range(len(g.players[f.seat].hand))}
         return _hand_options(g, f.seat, "topdeck")
 
     def why_not(self, g: Mechanics, f: Frame, decision: Decision) -> str | None:
+        if g.setup.sealed and len(decision) == 2 and decision != DONE:
+            size = len(g.players[f.seat].hand)
+            return (
+                "With sealed decks a card put back face down is named by its place in your "
+                f"hand, `topdeck 1` to `topdeck {size}`"
+            )
         return _why_not_in_hand(g, f, decision)
 
     def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
         if decision != DONE:
-            g.players[f.seat].deck.insert(0, g.take_from_hand(f.seat, payload))
+            hand = g.players[f.seat].hand
+            card = hand.pop(payload) if g.setup.sealed else g.take_from_hand(f.seat, payload)
+            g.players[f.seat].deck.insert(0, card)
             g.note(f"{g.seat_name(f.seat)}: puts a card on top of their deck")
         return True
 
 
 @dataclass(frozen=True)
-class TrashFromHand(Choice):
+class TrashFromHand(FromHand):
     """Trash a card from the hand (``training_only``: a card with a Training effect). Remembers
     what the later steps need: the trashed card's cost, and the unit it trains."""
 
@@ -323,7 +359,7 @@ class TrashFromHand(Choice):
         return (TRASHED_COST, MORPH_INTO)
 
     def options(self, g: Mechanics, f: Frame) -> Options:
-        opts = Choice.options(self, g, f)
+        opts = FromHand.options(self, g, f)
         if not opts and g.hides_hand(f.seat):
             # The others cannot see that no card fits: the seat says so (checked once its hand
             # is opened), rather than the step passing by itself on a hidden hand.
@@ -882,6 +918,7 @@ class LookAtHand(EffectStep):
         opponent = f.value(OPPONENT)
         names = sorted(g.cards[c] for c in g.players[opponent].hand)
         g.this_turn.glimpses.setdefault(f.seat, {})[opponent] = names
+        g.looks.append((f.seat, opponent))
         return True
 
 
@@ -901,6 +938,8 @@ class RevealTopCard(Choice):
         if not g.players[opponent].deck:
             return True  # nothing to reveal
         top_id = g.players[opponent].deck[0]
+        if not g.face_up([top_id]):
+            return False
         top = g.cards[top_id]
         if f.get(_REVEALED, "") != top:
             f.put(_REVEALED, top)
@@ -948,19 +987,30 @@ class WishFor(Choice):
             return f"{decision[1]} is no card of this game: name one of its cards"
         return None
 
-    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
-        p = g.players[f.seat]
+    def enter(self, g: Mechanics, f: Frame) -> bool:
+        if not f.has(_WISHED):
+            return Choice.enter(self, g, f)
+        # Turned over one at a time: in a sealed game each waits for its opening.
+        wished, p = f.value(_WISHED), g.players[f.seat]
         while p.deck:
+            if not g.face_up(p.deck[:1]):
+                return False
             cid = p.deck.pop(0)
-            if g.cards[cid] == payload:
+            if g.cards[cid] == wished:
                 p.hand.append(cid)
                 g.shown.add(cid)
-                g.note(f"{g.seat_name(f.seat)}: finds {payload}")
+                g.note(f"{g.seat_name(f.seat)}: finds {wished}")
+                f.drop(_WISHED)
                 return True
             p.discard.append(cid)
             g.this_turn.revealed.append(g.cards[cid])
-        g.note(f"{g.seat_name(f.seat)}: does not find {payload}")
+        g.note(f"{g.seat_name(f.seat)}: does not find {wished}")
+        f.drop(_WISHED)
         return True
+
+    def choose(self, g: Mechanics, f: Frame, decision: Decision, payload: Any) -> bool:
+        f.put(_WISHED, payload)
+        return False  # the cards are turned over as the step is entered again
 
 
 # ==================================================================== the turn's machinery
@@ -1033,6 +1083,8 @@ class _CheckOutcome(EffectStep):
 class _Cleanup(EffectStep):
     def enter(self, g: Mechanics, f: Frame) -> bool:
         p = g.players[f.seat]
+        if not g.face_up(p.hand):  # the discard pile is face up
+            return False
         p.discard.extend(p.in_play + p.hand)
         p.in_play, p.hand = [], []
         return True

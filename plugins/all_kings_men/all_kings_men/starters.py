@@ -66,6 +66,8 @@ class DeckToDiscard(EffectStep):
 
     def enter(self, g: Mechanics, f: Frame) -> bool:
         player = g.players[f.seat]
+        if not g.face_up(player.deck):  # the discard pile is face up: wait for the opening
+            return False
         player.discard.extend(player.deck)
         player.deck = []
         g.note(f"{g.seat_name(f.seat)}: puts their deck in the discard pile")
