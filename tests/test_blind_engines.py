@@ -191,7 +191,7 @@ def test_a_claim_that_no_training_card_fits_is_taken_on_trust_then_checked() -> 
 
 
 def test_a_card_put_back_face_down_is_named_by_its_place_in_the_hand() -> None:
-    table = sealed_table(prefer=(("buy", "Vigilance"), ("play", "Vigilance", "1")))
+    table = sealed_table(prefer=(("buy", "Vigilance"), ("play", "Vigilance", "2")))
     for _ in table.play(check=agree):
         prompt = table.truth.prompt()
         if prompt.kind == "topdeck":

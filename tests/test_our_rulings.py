@@ -412,3 +412,19 @@ def test_a_sealed_seat_says_done_when_no_training_card_fits() -> None:
     g = sealed_action_phase(True, hand=["Destiny", "Wish"], deck=["Peon"])
     play(g, "play Destiny 2")
     assert g.legal() == [("trash", "Peon")] and not g.is_legal(("done",))
+
+
+def test_a_sealed_card_put_back_face_down_is_named_by_its_place_in_the_hand() -> None:
+    # Vigilance draws a card, then puts one from the hand back on the deck, face down.
+    g = sealed_action_phase(False, hand=["Vigilance", "Tower", "Peon"], deck=["Guard"])
+    play(g, "play Vigilance 2")
+    assert g.legal() == [("topdeck", "Tower"), ("topdeck", "Peon"), ("topdeck", "Guard")]
+    g = sealed_action_phase(True, hand=["Vigilance", "Tower", "Peon"], deck=["Guard"])
+    play(g, "play Vigilance 2")
+    assert g.legal() == [("topdeck", "1"), ("topdeck", "2"), ("topdeck", "3")]
+    assert "`topdeck 1` to `topdeck 3`" in g.why_illegal(("topdeck", "Tower"))
+    play(g, "topdeck 2")
+    assert g.log[-1] == "blue: puts a card on top of their deck"  # no name, for anyone
+    assert [g.cards[c] for c in g.players[0].deck] == ["Peon"]
+    assert hand(g, 0) == ["Guard", "Tower"]
+

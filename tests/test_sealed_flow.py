@@ -1,6 +1,6 @@
 """In a sealed game (Setup.sealed) the engine decides nothing by itself from a card one seat
 alone has seen: who is asked next never depends on a hidden card, so every peer's engine can
-follow the game (docs/sealed-decks.md; the calls are in docs/rulings.md, 32 and 33). With open
+follow the game (docs/sealed-decks.md; the calls are in docs/rulings.md, 32 to 34). With open
 decks it does: a phase passes by itself when nothing in the hand can be played, which a peer
 without that hand could not follow."""
 
