@@ -427,4 +427,3 @@ def test_a_sealed_card_put_back_face_down_is_named_by_its_place_in_the_hand() ->
     assert g.log[-1] == "blue: puts a card on top of their deck"  # no name, for anyone
     assert [g.cards[c] for c in g.players[0].deck] == ["Peon"]
     assert hand(g, 0) == ["Guard", "Tower"]
-
