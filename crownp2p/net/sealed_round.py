@@ -12,8 +12,9 @@ module holds the order of things.
    and :meth:`position_key` gives our key for a position, to release when it is opened.
 4. A position opened to us: :meth:`expect` it, and feed the other seats' keys to
    :meth:`on_key`, in any order (a seat ahead of us may send its key first); once both are
-   done, the position names its card instance. A second key from one seat, a key for no
-   position or before the deck is sealed, or one that is not 32 bytes, is refused.
+   done, the position names its card instance. A second key from one seat that differs from
+   its first, a key for no position or before the deck is sealed, or one that is not 32
+   bytes, is refused.
 
 Any refusal is a :class:`~crownp2p.net.sealed_deck.DeckCheat` naming the seat. Keys that open
 to no card of the deck raise :class:`BadOpening`: one of them is wrong, and only the audit can
@@ -171,8 +172,10 @@ class SealedShuffle:
         if self.final is None or not 0 <= position < len(self._deck):
             raise DeckCheat(seat, f"it sent a key for no sealed position of shuffle {n}")
         got = self._keys.setdefault(position, {})
-        if seat in got:
-            raise DeckCheat(seat, f"it sent a second key for position {position} of shuffle {n}")
+        if seat in got:  # (the same key again: a card seen by one seat, then opened to all)
+            if got[seat] != key:
+                raise DeckCheat(seat, f"it sent another key for position {position} of shuffle {n}")
+            return self._open(position, table)
         if not isinstance(key, bytes) or len(key) != SCALAR_BYTES:
             raise DeckCheat(seat, f"its key for position {position} of shuffle {n} is no key")
         got[seat] = key

@@ -194,5 +194,6 @@ def test_bad_keys_are_refused_by_name():
     with pytest.raises(DeckCheat, match="not another seat"):
         peers[1].on_key(4, 2, key, table)
     peers[1].on_key(0, 2, key, table)
-    with pytest.raises(DeckCheat, match="second key for position 2"):
-        peers[1].on_key(0, 2, key, table)
+    peers[1].on_key(0, 2, key, table)  # the same key again (seen by one seat, then by all)
+    with pytest.raises(DeckCheat, match="another key for position 2"):
+        peers[1].on_key(0, 2, peers[0].position_key(3), table)

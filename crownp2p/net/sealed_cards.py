@@ -1,0 +1,395 @@
+"""One peer's part in the cards of a sealed game: sans-I/O, like the Lockstep.
+
+It follows this peer's engine (which knows only what its seat may: docs/sealed-decks.md, "The
+engine") and does the cryptography's side of each thing the game does with hidden cards:
+
+* a **shuffle** (chance `shuffle`): a :class:`SealedShuffle` round between every seat. The
+  chance decision is ``sealed`` once the last pass is in; position ``j`` of the sealed deck is
+  then the ``j``-th fresh card the shuffle made in the engine (they are consecutive ids);
+* a **draw**: after each step, our keys for the cards now in a hand go to every other seat
+  that sees that hand, and we ask for the cards in the hands we see;
+* a **card turned face up** by an effect (chance `open`): our keys for those cards go to every
+  seat, and the chance decision names the cards once every key is in;
+* **a seat's decision that opens cards** (``Game.openings``): the seat sends an ``open`` of the
+  cards it opens to all, with its keys, before the decision. Every other seat adds its keys,
+  and the decision is applied once the cards are learnt. Cards a decision opens to one seat
+  (Astrology's look) every peer finds itself, from its own engine, once the decision's own
+  openings are in: only then do the others send that seat their keys;
+* the **audit** at the end: every seat's seeds, every pass re-run, every key released
+  checked, then the whole game replayed by an engine that knows every card, which refuses
+  what the seats' engines took on trust.
+
+Feed it the messages of the types in :data:`MESSAGES` and call it at the points its methods
+name; take what it wants sent from :meth:`SealedCards.take_outbox`. Anything a seat sends
+that does not check out raises :class:`~.sealed_deck.DeckCheat` naming the seat; keys that
+open to no card raise :class:`~.sealed_round.BadOpening`, after which only the audit can say
+whose key was wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.decisions import Decision, IllegalDecision
+from ..core.game import Game
+from .sealed_deck import DeckCheat, ShuffleSecrets, audit, card_point, open_card
+from .sealed_round import SealedShuffle
+
+MESSAGES = ("seal", "pass", "keys", "open", "audit")
+SeedSource = Callable[[int], bytes]  # shuffle number -> this seat's shuffle seed
+Outbox = list[tuple[int, dict[str, Any]]]  # (seat, message)
+MAX_EARLY = 4096  # keys kept for cards our engine has not made yet (a seat ahead of us)
+
+
+@dataclass
+class _Slot:
+    shuffle: int
+    position: int
+    instance: int | None = None  # once opened to us
+
+
+@dataclass
+class _Opening:
+    """Cards a seat opens to all with its decision for one step: their keys as sent, checked
+    once our engine reaches that step."""
+
+    seat: int
+    keys: list[tuple[int, bytes]]
+    checked: bool = False
+
+
+class SealedCards:
+    def __init__(self, game: Game, game_id: bytes, me: int, seeds: SeedSource) -> None:
+        self.game = game
+        self.game_id = game_id
+        self.me = me
+        self.seats = list(game.rules.seating.seats)
+        self.seeds = seeds
+        self.shuffles: dict[int, SealedShuffle] = {}
+        self.went_in: dict[int, list[int]] = {}  # shuffle -> the instances it took, in order
+        self.slots: dict[int, _Slot] = {}  # card id -> where it lies in its sealed deck
+        self.outbox: Outbox = []
+        self.given: set[tuple[int, int]] = set()  # (card, seat) that has our key
+        self.early: dict[int, list[tuple[int, str, Any]]] = {}  # shuffle -> early messages
+        self.early_keys: list[tuple[int, int, bytes]] = []  # (seat, card, key) for cards to come
+        self.openings: dict[int, _Opening] = {}  # step number -> what its decision opens
+        self._made: tuple[int, int, int] | None = None  # the shuffle answered: number, first, n
+        self.sealed = 0  # sealed shuffles our engine has applied
+        # For the audit's replay: what every seat opened to all before each decision, by the
+        # number of steps applied before it.
+        self.opened_before: dict[int, list[tuple[int, str]]] = {}
+        self.steps = 0
+
+    # ================================================================ out
+
+    def take_outbox(self) -> Outbox:
+        out, self.outbox = self.outbox, []
+        return out
+
+    def _send(self, to: Iterable[int], kind: str, **fields: Any) -> None:
+        for seat in to:
+            if seat != self.me:
+                self.outbox.append((seat, {"t": kind, **fields}))
+
+    # ================================================================ cards and names
+
+    def instance(self, card: int) -> int:
+        """The card instance an engine card holds, for a card every seat has seen: itself for a
+        card that never went through a sealed shuffle (a starting card, a gain)."""
+        slot = self.slots.get(card)
+        if slot is None:
+            return card
+        if slot.instance is None:
+            raise RuntimeError(f"card {card} has not been opened to us")
+        return slot.instance
+
+    def _table(self, number: int) -> dict[bytes, int]:
+        """Point -> instance, for the cards that went into shuffle ``number``."""
+        start = self.shuffles[number].log.start
+        return dict(zip(start, self.went_in[number], strict=True))
+
+    # ================================================================ shuffles
+
+    def shuffle(self) -> Decision | None:
+        """Our part in the shuffle chance is to decide: ``sealed`` once the deck is."""
+        chance = self.game.chance
+        assert chance is not None and chance["kind"] == "shuffle"
+        if self._made is not None:  # answered already: the step is yet to be applied
+            return ("sealed",)
+        number = self.sealed + 1
+        if number not in self.shuffles:
+            self._start(number, chance["seat"])
+        round_ = self.shuffles[number]
+        if round_.my_turn:
+            stage, cards = round_.my_pass()
+            self._send(self.seats, "pass", shuffle=number, stage=stage, cards=cards)
+        if round_.final is None:
+            return None
+        player = self.game.players[chance["seat"]]
+        self._made = (number, len(self.game.cards), len(player.deck) + len(player.discard))
+        return ("sealed",)
+
+    def _start(self, number: int, seat: int) -> None:
+        player = self.game.players[seat]
+        went_in = self.went_in[number] = [self.instance(c) for c in player.deck + player.discard]
+        start = [card_point(self.game_id, i) for i in went_in]
+        round_ = SealedShuffle(self.game_id, number, self.seats, self.me, start, self.seeds(number))
+        self.shuffles[number] = round_
+        self._send(self.seats, "seal", shuffle=number, commit=round_.commitment())
+        for sender, kind, msg in self.early.pop(number, []):
+            self._shuffle_message(sender, kind, msg)
+
+    def _shuffle_message(self, seat: int, kind: str, msg: dict[str, Any]) -> None:
+        number = msg["shuffle"]
+        round_ = self.shuffles.get(number)
+        if round_ is None:
+            # (a seat one shuffle ahead of us: kept until our engine comes to it)
+            if number != max(self.shuffles, default=0) + 1 or len(self.early.get(number, [])) > 16:
+                raise DeckCheat(seat, f"it sent a {kind} for shuffle {number}, not the next")
+            self.early.setdefault(number, []).append((seat, kind, msg))
+            return
+        if kind == "seal":
+            round_.on_commitment(seat, msg["commit"])
+        else:
+            round_.on_pass(seat, msg["stage"], msg["cards"])
+
+    # ================================================================ after each step
+
+    def after_step(self, seat: int, decision: Decision) -> None:
+        """The engine has applied a step (``seat``'s ``decision``): number the cards a shuffle
+        made, give our keys for the cards drawn into hands, and learn those drawn into ours."""
+        self.steps += 1
+        if self._made is not None and decision == ("sealed",):
+            number, first, count = self._made
+            self._made = None
+            self.sealed = number
+            for position in range(count):
+                self.slots[first + position] = _Slot(number, position)
+            early, self.early_keys = self.early_keys, []
+            for sender, card, key in early:
+                self._key(sender, card, key)
+        rules, game = self.game.rules, self.game
+        for owner, player in enumerate(game.players):
+            for card in player.hand:
+                if card not in self.slots or card in game.shown:
+                    continue
+                viewers = [t for t in self.seats if rules.sees_hand(t, owner)]
+                self._give(card, viewers)
+                if self.me in viewers:
+                    self._expect(card)
+
+    def _give(self, card: int, seats: Iterable[int]) -> None:
+        """Send our key for ``card`` to each of ``seats`` that has not had it."""
+        slot = self.slots[card]
+        key = self.shuffles[slot.shuffle].position_key(slot.position)
+        for seat in seats:
+            if seat != self.me and (card, seat) not in self.given:
+                self.given.add((card, seat))
+                self._send([seat], "keys", keys=[[card, key]])
+
+    def _opened(self, card: int) -> int | None:
+        """The game opens ``card`` to us: the instance it holds, once every other seat's key
+        is in."""
+        slot = self.slots[card]
+        if slot.instance is None:
+            round_ = self.shuffles[slot.shuffle]
+            slot.instance = round_.expect(slot.position, self._table(slot.shuffle))
+        return slot.instance
+
+    def _expect(self, card: int) -> None:
+        """The game opens ``card`` to us: learn it once every other seat's key is in."""
+        instance = self._opened(card)
+        if instance is not None and card in self.game.unknown:
+            self.game.learn(card, self.game.cards[instance])
+
+    def _key(self, seat: int, card: int, key: bytes) -> None:
+        slot = self.slots.get(card)
+        if slot is None:
+            if card < len(self.game.cards) or len(self.early_keys) >= MAX_EARLY:
+                raise DeckCheat(seat, f"it sent a key for card {card}, which no shuffle sealed")
+            self.early_keys.append((seat, card, key))
+            return
+        round_ = self.shuffles[slot.shuffle]
+        found = round_.on_key(seat, slot.position, key, self._table(slot.shuffle))
+        if found is not None and slot.instance is None:
+            slot.instance = found
+        if slot.instance is not None and card in self.game.unknown:
+            self.game.learn(card, self.game.cards[slot.instance])
+
+    def missing(self) -> list[int]:
+        """Cards opened to us whose keys are not all in: our seat may not decide, nor may we
+        answer chance, before they are."""
+        game, rules = self.game, self.game.rules
+        return [
+            c
+            for owner, p in enumerate(game.players)
+            if rules.sees_hand(self.me, owner)
+            for c in p.hand
+            if c in game.unknown
+        ]
+
+    # ================================================================ cards turned face up
+
+    def face_up(self) -> Decision | None:
+        """Our part when chance turns cards face up: our keys to every seat; the names once
+        every key is in."""
+        chance = self.game.chance
+        assert chance is not None and chance["kind"] == "open"
+        cards = chance["cards"]
+        names = []
+        for card in cards:
+            if card not in self.slots:
+                raise IllegalDecision(f"card {card} is hidden but no shuffle sealed it")
+            self._give(card, self.seats)
+        for card in cards:
+            instance = self._opened(card)
+            if instance is None:
+                return None
+            names.append(self.game.cards[instance])
+        return ("open", *names)
+
+    # ================================================================ decisions
+
+    def ours(self, decision: Decision) -> bool:
+        """Our seat's decision: open to all what it opens, and say whether we may apply it
+        (a card opened to us alone, Astrology's look, waits for the other seats' keys)."""
+        opened = self.game.openings(decision)
+        public = [c for c, to in opened if to is None]
+        if public:
+            keys = [[c, self._my_key(c)] for c in public]
+            self._send(self.seats, "open", step=self.steps + 1, keys=keys)
+            for card in public:
+                self._learn_to_all(card, self.game.cards[card])
+        return self._private(opened)
+
+    def theirs(self, seat: int, decision: Decision) -> bool:
+        """``seat``'s decision is next: may we apply it? Its openings to all must be learnt;
+        then we give our keys for what it opens to one seat."""
+        opening = self.openings.get(self.steps + 1)
+        if opening is not None:
+            if opening.seat != seat:
+                raise DeckCheat(opening.seat, "it opened cards with a decision not its own")
+            if not opening.checked:
+                self._check_opening(opening)
+            instances = [self._opened(card) for card, _ in opening.keys]
+            if None in instances:
+                return False
+            for (card, _), instance in zip(opening.keys, instances, strict=True):
+                self._learn_to_all(card, self.game.cards[instance or 0])
+            del self.openings[self.steps + 1]
+        try:
+            opened = self.game.openings(decision)
+        except IllegalDecision:
+            return True  # the engine refuses it: the caller's check names the seat
+        return self._private(opened)
+
+    def _private(self, opened: list[tuple[int, int | None]]) -> bool:
+        """Give our keys for the cards opened to one seat; True once those opened to us are
+        learnt."""
+        ready = True
+        for card, to in opened:
+            if to is None or card not in self.slots:
+                continue
+            if to == self.me:
+                self._expect(card)
+                ready = ready and card not in self.game.unknown
+            else:
+                self._give(card, [to])
+        return ready
+
+    def _learn_to_all(self, card: int, name: str) -> None:
+        self.game.learn(card, name, to_all=True)
+        self.opened_before.setdefault(self.steps, []).append((card, name))
+
+    def _my_key(self, card: int) -> bytes:
+        slot = self.slots[card]
+        return self.shuffles[slot.shuffle].position_key(slot.position)
+
+    # ================================================================ messages
+
+    def on_message(self, seat: int, msg: dict[str, Any]) -> None:
+        kind = msg["t"]
+        if kind in ("seal", "pass"):
+            self._shuffle_message(seat, kind, msg)
+        elif kind == "keys":
+            for card, key in msg["keys"]:
+                self._key(seat, card, key)
+        elif kind == "open":
+            self._on_open(seat, msg["step"], msg["keys"])
+
+    def _on_open(self, seat: int, step: int, keys: list[tuple[int, bytes]]) -> None:
+        """``seat`` opens cards to all with its decision for ``step``: kept until our engine
+        comes to that step (the seat may be ahead of us)."""
+        if not self.steps < step <= self.steps + MAX_EARLY or step in self.openings:
+            raise DeckCheat(seat, f"it opened cards for step {step}, which it cannot decide now")
+        self.openings[step] = _Opening(seat, list(keys))
+
+    def _check_opening(self, opening: _Opening) -> None:
+        """The cards must be sealed cards of the seat's own hand: we take its keys and give
+        ours to every other seat."""
+        seat = opening.seat
+        for card, key in opening.keys:
+            if card not in self.slots or card not in self.game.players[seat].hand:
+                raise DeckCheat(seat, f"it opened card {card}, which is not sealed in its hand")
+            self._key(seat, card, key)
+            self._give(card, [s for s in self.seats if s != seat])
+        opening.checked = True
+
+    # ================================================================ the audit
+
+    def my_seeds(self) -> list[tuple[int, bytes]]:
+        """Our seed for every shuffle, revealed at the end of the game."""
+        return [(number, self.seeds(number)) for number in sorted(self.shuffles)]
+
+    def audit(self, seeds: dict[int, list[tuple[int, bytes]]]) -> dict[int, list[str]]:
+        """Check every shuffle against every seat's revealed seeds (``seeds``: seat -> its
+        (shuffle, seed) pairs), raising DeckCheat for the first seat that does not check out;
+        then the name of every card of every sealed deck, by shuffle, for the replay."""
+        by_key = {(n, seat): s for seat, pairs in seeds.items() for n, s in pairs}
+        by_key.update({(n, self.me): s for n, s in self.my_seeds()})
+        # (a shuffle the game ended before every seat committed to has no pass to check)
+        logs = [r.log for _, r in sorted(self.shuffles.items()) if r.committed]
+        audit(logs, by_key)
+        orders: dict[int, list[str]] = {}
+        for number, round_ in sorted(self.shuffles.items()):
+            final = round_.final
+            if final is None:
+                continue
+            secrets = {
+                s: ShuffleSecrets.derive(self.game_id, number, s, by_key[(number, s)], len(final))
+                for s in self.seats
+            }
+            table = self._table(number)
+            names = []
+            for position, point in enumerate(final):
+                keys = [secrets[s].position_keys[position] for s in self.seats]
+                instance = open_card(point, keys, table)
+                assert instance is not None  # (the audit above re-ran every pass)
+                names.append(self.game.cards[instance])
+            orders[number] = names
+        return orders
+
+    def replay(self, steps: list[tuple[int, Decision]], orders: dict[int, list[str]]) -> Game:
+        """The whole game again, by an engine that knows every card: each sealed deck's order
+        from the audit (``orders``), and what each seat opened to all before its decisions.
+        It refuses what the seats' engines took on trust (a `done` claiming that no training
+        card fits): DeckCheat names the seat and the step. The replayed game, at the end."""
+        game = Game(self.game.rules, self.game.setup)
+        sealed = 0
+        for index, (seat, decision) in enumerate(steps):
+            step = index + 1
+            try:
+                for card, name in self.opened_before.get(index, []):
+                    game.learn(card, name, to_all=True)
+                game.apply(decision)
+            except IllegalDecision as err:
+                what = f"step {step} does not hold with every card known: {err}"
+                raise DeckCheat(seat, what) from None
+            if decision == ("sealed",):
+                sealed += 1
+                fresh = sorted(game.unknown)
+                for card, name in zip(fresh, orders[sealed], strict=True):
+                    game.learn(card, name)
+        return game
