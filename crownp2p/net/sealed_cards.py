@@ -15,9 +15,10 @@ engine") and does the cryptography's side of each thing the game does with hidde
   and the decision is applied once the cards are learnt. Cards a decision opens to one seat
   (Astrology's look) every peer finds itself, from its own engine, once the decision's own
   openings are in: only then do the others send that seat their keys;
-* the **audit** at the end: every seat's seeds, every pass re-run, every key released
-  checked, then the whole game replayed by an engine that knows every card, which refuses
-  what the seats' engines took on trust.
+* the **audit** at the end: every seat reveals its game secret, from which each of its
+  shuffle seeds came; every seed is checked against its commitment, every pass re-run and
+  every key released checked; then the whole game is replayed by an engine that knows every
+  card, which refuses what the seats' engines took on trust.
 
 Feed it the messages of the types in :data:`MESSAGES` and call it at the points its methods
 name; take what it wants sent from :meth:`SealedCards.take_outbox`. Anything a seat sends
@@ -28,17 +29,24 @@ whose key was wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.decisions import Decision, IllegalDecision
 from ..core.game import Game
-from .sealed_deck import DeckCheat, ShuffleSecrets, audit, card_point, open_card
+from .sealed_deck import (
+    SEED_BYTES,
+    DeckCheat,
+    ShuffleSecrets,
+    audit,
+    card_point,
+    open_card,
+    shuffle_seed,
+)
 from .sealed_round import SealedShuffle
 
 MESSAGES = ("seal", "pass", "keys", "open", "audit")
-SeedSource = Callable[[int], bytes]  # shuffle number -> this seat's shuffle seed
 Outbox = list[tuple[int, dict[str, Any]]]  # (seat, message)
 MAX_EARLY = 4096  # keys kept for cards our engine has not made yet (a seat ahead of us)
 
@@ -61,12 +69,12 @@ class _Opening:
 
 
 class SealedCards:
-    def __init__(self, game: Game, game_id: bytes, me: int, seeds: SeedSource) -> None:
+    def __init__(self, game: Game, game_id: bytes, me: int, secret: bytes) -> None:
         self.game = game
         self.game_id = game_id
         self.me = me
         self.seats = list(game.rules.seating.seats)
-        self.seeds = seeds
+        self.secret = secret  # this seat's game secret: every shuffle seed comes from it
         self.shuffles: dict[int, SealedShuffle] = {}
         self.went_in: dict[int, list[int]] = {}  # shuffle -> the instances it took, in order
         self.slots: dict[int, _Slot] = {}  # card id -> where it lies in its sealed deck
@@ -135,7 +143,8 @@ class SealedCards:
         player = self.game.players[seat]
         went_in = self.went_in[number] = [self.instance(c) for c in player.deck + player.discard]
         start = [card_point(self.game_id, i) for i in went_in]
-        round_ = SealedShuffle(self.game_id, number, self.seats, self.me, start, self.seeds(number))
+        seed = shuffle_seed(self.secret, self.game_id, number)
+        round_ = SealedShuffle(self.game_id, number, self.seats, self.me, start, seed)
         self.shuffles[number] = round_
         self._send(self.seats, "seal", shuffle=number, commit=round_.commitment())
         for sender, kind, msg in self.early.pop(number, []):
@@ -339,16 +348,18 @@ class SealedCards:
 
     # ================================================================ the audit
 
-    def my_seeds(self) -> list[tuple[int, bytes]]:
-        """Our seed for every shuffle, revealed at the end of the game."""
-        return [(number, self.seeds(number)) for number in sorted(self.shuffles)]
-
-    def audit(self, seeds: dict[int, list[tuple[int, bytes]]]) -> dict[int, list[str]]:
-        """Check every shuffle against every seat's revealed seeds (``seeds``: seat -> its
-        (shuffle, seed) pairs), raising DeckCheat for the first seat that does not check out;
-        then the name of every card of every sealed deck, by shuffle, for the replay."""
-        by_key = {(n, seat): s for seat, pairs in seeds.items() for n, s in pairs}
-        by_key.update({(n, self.me): s for n, s in self.my_seeds()})
+    def audit(self, secrets: dict[int, bytes]) -> dict[int, list[str]]:
+        """Check every shuffle against the game secrets the other seats revealed at the end
+        (``secrets``: seat -> its secret), raising DeckCheat for the first seat that does not
+        check out (one that revealed none refused the audit); then the name of every card of
+        every sealed deck, by shuffle, for :meth:`replay`."""
+        secrets = {**secrets, self.me: self.secret}
+        by_key: dict[tuple[int, int], bytes] = {}
+        for number in self.shuffles:
+            for seat in self.seats:
+                secret = secrets.get(seat)
+                if secret is not None and len(secret) == SEED_BYTES:
+                    by_key[(number, seat)] = shuffle_seed(secret, self.game_id, number)
         # (a shuffle the game ended before every seat committed to has no pass to check)
         logs = [r.log for _, r in sorted(self.shuffles.items()) if r.committed]
         audit(logs, by_key)
@@ -357,14 +368,14 @@ class SealedCards:
             final = round_.final
             if final is None:
                 continue
-            secrets = {
+            derived = {
                 s: ShuffleSecrets.derive(self.game_id, number, s, by_key[(number, s)], len(final))
                 for s in self.seats
             }
             table = self._table(number)
             names = []
             for position, point in enumerate(final):
-                keys = [secrets[s].position_keys[position] for s in self.seats]
+                keys = [derived[s].position_keys[position] for s in self.seats]
                 instance = open_card(point, keys, table)
                 assert instance is not None  # (the audit above re-ran every pass)
                 names.append(self.game.cards[instance])

@@ -43,6 +43,7 @@ What each secret is for (see docs/sealed-decks.md):
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets as _secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ SEED_BYTES = 32
 _CARD = b"crownp2p sealed card point v1"
 _COMMIT = b"crownp2p sealed shuffle commitment v1"
 _SECRETS = b"crownp2p sealed shuffle secrets v1"
+_SEED = b"crownp2p sealed shuffle seed v1"
 
 
 class DeckCheat(ValueError):
@@ -95,6 +97,14 @@ def card_table(game_id: bytes, instances: Iterable[int]) -> dict[bytes, int]:
 
 def new_seed() -> bytes:
     return _secrets.token_bytes(SEED_BYTES)
+
+
+def shuffle_seed(secret: bytes, game_id: bytes, shuffle: int) -> bytes:
+    """A seat's seed for one shuffle: HMAC-SHA-256 keyed by the seat's game secret (32 random
+    bytes drawn when the game begins), over a domain string, the game and the shuffle's number.
+    Each seed is bound by its own commitment; revealing the one secret at the audit reveals
+    them all."""
+    return hmac.new(secret, _SEED + game_id + shuffle.to_bytes(8, "big"), "sha256").digest()
 
 
 def _context(game_id: bytes, shuffle: int, seat: int) -> bytes:

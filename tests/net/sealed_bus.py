@@ -23,8 +23,8 @@ from crownp2p.net.sealed_cards import SealedCards
 GAME_ID = bytes(range(16))
 
 
-def seeds_of(seat: int, salt: str = "") -> Callable[[int], bytes]:
-    return lambda n: hashlib.sha256(f"shuffle seed {salt}{seat} {n}".encode()).digest()
+def secret_of(seat: int, salt: str = "") -> bytes:
+    return hashlib.sha256(f"game secret {salt}{seat}".encode()).digest()
 
 
 @dataclass
@@ -62,7 +62,7 @@ class Bus:
                 Peer(
                     seat,
                     game,
-                    SealedCards(game, GAME_ID, seat, seeds_of(seat)),
+                    SealedCards(game, GAME_ID, seat, secret_of(seat)),
                     make_bot(bot, f"{seed}:{seat}"),
                     SeedSource(seed),
                 )
@@ -179,10 +179,10 @@ class Bus:
                 return
 
     def audit(self) -> dict[int, dict[int, list[str]]]:
-        """Every peer reveals its seeds; each audits: the orders each found, by seat."""
-        seeds = {p.seat: p.cards.my_seeds() for p in self.peers}
+        """Every peer reveals its game secret; each audits: the orders each found, by seat."""
+        secrets = {p.seat: p.cards.secret for p in self.peers}
         return {
-            p.seat: p.cards.audit({s: v for s, v in seeds.items() if s != p.seat})
+            p.seat: p.cards.audit({s: v for s, v in secrets.items() if s != p.seat})
             for p in self.peers
         }
 

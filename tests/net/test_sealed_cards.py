@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from sealed_bus import Bus, openable, seeds_of
+from sealed_bus import Bus, openable, secret_of
 
 from crownp2p.core.decisions import IllegalDecision
 from crownp2p.core.setup import NAMED_SUPPLIES, Setup
@@ -51,7 +51,7 @@ def played(bus: Bus, max_steps: int | None = None) -> None:
 def test_a_two_seat_game_is_played_and_audited() -> None:
     bus = Bus(RULES, SETUP, 0)
     played(bus)
-    assert len(bus.peers[0].cards.shuffles) > 100
+    assert len(bus.peers[0].cards.shuffles) > 20
 
 
 def test_astrology_wish_and_false_orders_open_what_they_should() -> None:
@@ -192,14 +192,13 @@ def test_a_card_played_that_is_not_in_the_hand_is_refused() -> None:
         peer.game.apply(("play", "Wish", "1"))
 
 
-def test_a_seat_that_reveals_no_seed_or_a_false_one_is_named() -> None:
+def test_a_seat_that_reveals_no_secret_or_a_false_one_is_named() -> None:
     bus = Bus(RULES, SETUP, 1)
     bus.run()
     peer, liar = bus.peers
     with pytest.raises(DeckCheat, match="did not reveal its seed") as err:
-        peer.cards.audit({liar.seat: liar.cards.my_seeds()[:-1]})
+        peer.cards.audit({})
     assert err.value.seat == liar.seat
-    forged = [(n, seeds_of(liar.seat, "forged")(n)) for n, _ in liar.cards.my_seeds()]
     with pytest.raises(DeckCheat, match="does not open its commitment") as err:
-        peer.cards.audit({liar.seat: forged})
+        peer.cards.audit({liar.seat: secret_of(liar.seat, "forged")})
     assert err.value.seat == liar.seat
