@@ -24,7 +24,7 @@ from ..core.record import Step
 class Outcome:
     """How the game ended, from this peer's side."""
 
-    result: str  # win, loss, draw, forfeit, desync, aborted
+    result: str  # win, loss, draw, forfeit, cheat (a sealed game's audit), desync, aborted
     winner: int | None  # the winning side (the seat, in two-seat games)
     turns: int
     final_hash: str
@@ -53,7 +53,7 @@ class Outcome:
 
     @property
     def finished(self) -> bool:
-        return self.result in ("win", "loss", "draw", "forfeit")
+        return self.result in ("win", "loss", "draw", "forfeit", "cheat")
 
 
 # ---------------------------------------------------------------------- the game's events
@@ -108,6 +108,15 @@ class PeerError:
 @dataclass(frozen=True)
 class Ended:
     outcome: Outcome
+
+
+@dataclass(frozen=True)
+class Audited:
+    """A sealed game's audit is over (docs/sealed-decks.md): ``culprit`` None when every
+    shuffle and card checked out, else the seat it names; ``text`` says so."""
+
+    culprit: int | None
+    text: str
 
 
 # ---------------------------------------------------------------------- the seating's events
@@ -233,6 +242,7 @@ Event = (
     | LinkChanged
     | PeerError
     | Ended
+    | Audited
     | Waiting
     | LobbyChanged
     | Seated

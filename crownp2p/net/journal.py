@@ -106,6 +106,11 @@ class Journal:
     def nonce(self, round_: int, nonce: bytes) -> None:
         self._line(self._session, {"round": round_, "nonce": nonce.hex()})
 
+    def secret(self, secret: bytes) -> None:
+        """A sealed game's secret (every shuffle seed of ours comes from it), before any
+        commitment made with it leaves."""
+        self._line(self._session, {"secret": secret.hex()})
+
     def end(self, outcome: dict[str, Any]) -> None:
         self._line(self._session, {"end": outcome})
 

@@ -44,9 +44,23 @@ from ..core.game import CHANCE, Game
 from ..core.play import Decider, Play
 from ..core.record import CommitReveal, Record, Step
 from . import crypto
-from .events import Asked, Chat, Ended, Event, LinkChanged, Outcome, PeerError, Started, StepApplied
+from .events import (
+    Asked,
+    Audited,
+    Chat,
+    Ended,
+    Event,
+    LinkChanged,
+    Outcome,
+    PeerError,
+    Started,
+    StepApplied,
+)
 from .journal import Journal
 from .messages import make
+from .sealed_cards import SealedCards
+from .sealed_deck import DeckCheat, new_seed
+from .sealed_round import BadOpening
 from .throttle import Rate
 
 log = logging.getLogger("crownp2p.net")
@@ -85,6 +99,7 @@ class Lockstep:
         reconnect_timeout: float = 120.0,
         clock: float | None = None,
         known_nonces: dict[int, bytes] | None = None,
+        secret: bytes | None = None,
     ) -> None:
         self.game = game
         self.rules = game.rules
@@ -121,6 +136,7 @@ class Lockstep:
         self.ack_sent_to: dict[int, int] = {s: 0 for s in self.peers}
         self.ack_turn = -1
         self.ours: Decision | None = None  # our decision, checked, until play applies it
+        self.ours_ready = True  # (sealed decks) every card it opens to us is learnt
         self.rounds: dict[int, Round] = {}
         self.settled: CommitReveal | None = None  # the round behind the seed play applies next
         self.my_nonces: dict[int, bytes] = dict(known_nonces or {})
@@ -145,6 +161,16 @@ class Lockstep:
         deciders[CHANCE] = _Answers(lambda _: self._chance_seed())
         # Without a record, Play does not hash: observe() records each step, settle() hashes it.
         self.play = Play(game, deciders, max_turns=max_turns, observers=[self])
+        # Sealed decks (docs/sealed-decks.md): our part in the cards' cryptography, and the
+        # audit at the end: the other seats' game secrets, the verdict once all are in.
+        self.sealed: SealedCards | None = None
+        self.secrets: dict[int, bytes] = {}
+        self.audit_by: float | None = None  # when a seat that has not revealed has refused
+        self.audited = False
+        if game.setup.sealed:
+            secret = secret or new_seed()
+            self.journal.secret(secret)
+            self.sealed = SealedCards(game, game_id, seat, secret)
 
     # ================================================================ reading the state
 
@@ -166,6 +192,8 @@ class Lockstep:
     def next_deadline(self) -> float | None:
         """When :meth:`on_tick` next has something to check."""
         times: list[float] = []
+        if self.audit_by is not None and not self.audited:
+            times.append(self.audit_by)
         if self.outcome is None:
             times += [t + self.reconnect_timeout for t in self.down_since.values() if t is not None]
             r = self.rounds.get(self.round)
@@ -261,6 +289,9 @@ class Lockstep:
             raise IllegalDecision(self.game.why_illegal(decision))
         self.my_turn = False
         seq = self.applied + 1
+        if self.sealed is not None:  # what the decision opens leaves before it
+            self.ours_ready = self.sealed.ours(decision)
+            self._flush_sealed()
         # Our decision tells every peer what an acknowledgement of the step before it would
         # (its prev is our hash there): one still waiting to leave is not sent.
         self.outbox = [(d, m) for d, m in self.outbox if m["t"] != "ack" or m["seq"] != seq - 1]
@@ -297,7 +328,7 @@ class Lockstep:
             each, odd = divmod(self.max_turns, len(self.game.rules.seating.seats))
             limit = f"{self.max_turns} turns in all" if odd else f"{each} turns each"
             self._natural_end(f"the turn limit of {limit} was reached")
-        elif waiting == self.me and not self.my_turn:
+        elif waiting == self.me and not self.my_turn and self.ours is None and not self._learning():
             self.my_turn = True
             self.events.append(Asked(self.applied + 1))
 
@@ -314,6 +345,9 @@ class Lockstep:
         news = tuple(game.log[self._logged :])
         self._logged = len(game.log)
         self.events.append(StepApplied(step, news, self._where))
+        if self.sealed is not None:
+            self.sealed.after_step(step.seat, step.decision)
+            self._flush_sealed()
         if step.seat == CHANCE:
             self._send_ack()  # at once: a chance step's hash is compared before anything after it
 
@@ -323,7 +357,9 @@ class Lockstep:
         step, self._unhashed = self._unhashed, None
         if step is None:
             return
-        step.hash = self.game.state_hash()
+        # (sealed decks: the hash of what every seat knows, the only one all can compute)
+        game = self.game
+        step.hash = game.public_hash() if self.sealed is not None else game.state_hash()
         self.journal.step(step)
         for seat, h in self.pending_hashes.pop(step.seq, {}).items():
             if h != step.hash:
@@ -370,7 +406,10 @@ class Lockstep:
                     f"seq {self.newest_from[seat]}",
                 )
             return None
-        _, decision, prev = self.decisions.pop(n)
+        _, decision, prev = self.decisions[n]
+        if self.sealed is not None and not self._sealed_ready(seat, decision):
+            return None
+        del self.decisions[n]
         if prev != self.hash_at(n - 1):
             self._desync(n - 1, seat)
             return None
@@ -388,6 +427,11 @@ class Lockstep:
     def _our_own(self) -> Decision | None:
         if self._unasked(self.me) or self.ours is None:
             return None
+        if self.sealed is not None and not self.ours_ready:
+            # A card it opens to us alone (Astrology's look): applied once it is learnt.
+            self.ours_ready = self._sealed_ready(self.me, self.ours)
+            if not self.ours_ready:
+                return None
         decision, self.ours = self.ours, None
         return self._answer(decision)
 
@@ -396,6 +440,9 @@ class Lockstep:
         reveal is in."""
         if self._unasked(CHANCE):
             return None
+        chance = self.game.chance
+        if self.sealed is not None and chance is not None and chance["kind"] != "supply":
+            return self._sealed_chance()
         k, now = self.round, self._now
         self._commit(k)
         r = self.rounds[k]
@@ -460,6 +507,141 @@ class Lockstep:
     def _ack(self, dest: int) -> None:
         self.ack_sent_to[dest] = self.applied
         self._send(dest, "ack", seq=self.applied, hash=self.hash_at(self.applied))
+
+    # ================================================================ sealed decks
+
+    def _flush_sealed(self) -> None:
+        assert self.sealed is not None
+        for dest, msg in self.sealed.take_outbox():
+            fields = {k: v for k, v in msg.items() if k != "t"}
+            self._send(dest, msg["t"], **fields)
+
+    def _learning(self) -> bool:
+        """Is a card opened to our seat still waiting for a key? Our seat decides after."""
+        return self.sealed is not None and bool(self.sealed.missing())
+
+    def _sealed_ready(self, seat: int, decision: Decision) -> bool:
+        """May ``seat``'s decision be applied: is every card it opens to us learnt?"""
+        assert self.sealed is not None
+        try:
+            if seat == self.me:
+                ready = self.sealed.ours_ready(decision)
+            else:
+                ready = self.sealed.theirs(seat, decision)
+        except DeckCheat as cheat:
+            self._cheat(cheat)
+            return False
+        except BadOpening as err:
+            self._bad_opening(err)
+            return False
+        self._flush_sealed()
+        return ready
+
+    def _sealed_chance(self) -> Decision | None:
+        """Chance seals a shuffle or turns cards face up: our part, then its decision."""
+        assert self.sealed is not None
+        try:
+            kind = self.game.chance["kind"] if self.game.chance else ""
+            decision = self.sealed.shuffle() if kind == "shuffle" else self.sealed.face_up()
+        except DeckCheat as cheat:
+            self._cheat(cheat)
+            return None
+        except BadOpening as err:
+            self._bad_opening(err)
+            return None
+        self._flush_sealed()
+        return None if decision is None else self._answer(decision)
+
+    def _on_sealed(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        """A shuffle's commitment or pass, keys, or a seat's openings (docs/protocol.md)."""
+        if self.sealed is None:
+            self._error(seat, "unexpected", f"a `{msg['t']}` belongs to a sealed table")
+            return
+        if not self._playing():
+            return
+        try:
+            self.sealed.on_message(seat, msg)
+        except DeckCheat as cheat:
+            self._cheat(cheat)
+            return
+        except BadOpening as err:
+            self._bad_opening(err)
+            return
+        self._flush_sealed()
+        self.advance(now)
+
+    _on_seal = _on_pass = _on_keys = _on_open = _on_sealed
+
+    def _cheat(self, cheat: DeckCheat) -> None:
+        self._forfeit(cheat.seat, "cheat", f"{self.seat_name(cheat.seat)} cheated: {cheat.what}")
+
+    def _bad_opening(self, err: BadOpening) -> None:
+        """Keys opened to no card: one of them is wrong, and only the audit says whose."""
+        if not self._over():
+            self._conclude("aborted", None, f"{err}; the audit names the seat")
+
+    def _begin_audit(self) -> None:
+        """The game is over: reveal our game secret, and judge once every seat's is in."""
+        assert self.sealed is not None
+        self._send(None, "audit", force=True, secret=self.sealed.secret)
+        self.audit_by = self._now + self.reveal_timeout
+        self._audit_check()
+
+    def _on_audit(self, seat: int, msg: dict[str, Any], now: float) -> None:
+        if self.sealed is None:
+            self._error(seat, "unexpected", "an `audit` belongs to a sealed table")
+            return
+        if seat in self.secrets:
+            return  # (re-sent after a reconnect; the first one counts)
+        self.secrets[seat] = msg["secret"]
+        if self.outcome is None and self.started:
+            # A seat reveals its secret only once its game is over: it stops the game, which
+            # is its forfeit, unless the audit finds that someone cheated.
+            self._conclude_forfeit(seat, f"{self.seat_name(seat)} stopped the game for an audit")
+        self._audit_check()
+
+    def _audit_check(self, now: float | None = None) -> None:
+        if self.sealed is None or self.audited or self.outcome is None or self.audit_by is None:
+            return
+        missing = [s for s in self.peers if s not in self.secrets]
+        if missing and (now is None or now < self.audit_by):
+            return
+        self.audited = True
+        if missing:
+            what = "it did not reveal its game secret for the audit"
+            self._verdict(DeckCheat(missing[0], what))
+            return
+        try:
+            orders = self.sealed.audit(self.secrets)
+            self.sealed.replay([(st.seat, st.decision) for st in self.record.steps], orders)
+        except DeckCheat as cheat:
+            self._verdict(cheat)
+            return
+        self.events.append(Audited(None, "the audit is clean: every shuffle and card checks out"))
+
+    def _verdict(self, cheat: DeckCheat) -> None:
+        """The audit names a seat: the game's result is its cheat, whatever it was before."""
+        sides = self.rules.seating.sides
+        others = sorted({sides[s] for s in self.seats} - {sides[cheat.seat]})
+        reason = f"{self.seat_name(cheat.seat)} cheated: {cheat.what}"
+        self.outcome = Outcome(
+            "cheat",
+            others[0] if len(others) == 1 else None,
+            self.game.turn,
+            self.hash_at(self.applied),
+            self.applied,
+            reason,
+            self.me,
+            cheat.seat,
+        )
+        self.journal.end(self.outcome.to_json())
+        self.events.append(Audited(cheat.seat, reason))
+        self.events.append(Ended(self.outcome))
+
+    def finishing(self) -> bool:
+        """Whether the ended game still waits on a peer: its last acknowledgement, or its
+        game secret for the audit."""
+        return bool(self.finish_pending) or (self.sealed is not None and not self.audited)
 
     # ================================================================ messages
 
@@ -691,6 +873,7 @@ class Lockstep:
     # ================================================================ time
 
     def on_tick(self, now: float) -> None:
+        self._audit_check(now)
         if self._over() or self._judge_absent(now):
             return
         due = self._decision_due()
@@ -901,6 +1084,8 @@ class Lockstep:
         self.finish_pending = set()
         self.journal.end(self.outcome.to_json())
         self.events.append(Ended(self.outcome))
+        if self.sealed is not None and self.started and not self.audited:
+            self._begin_audit()
 
     def _finish_check(self) -> None:
         if self.outcome is not None and self.outcome.result not in ("forfeit", "desync"):

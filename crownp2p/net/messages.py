@@ -136,6 +136,12 @@ KEY = binary(KEY_BYTES)
 PACKS = array(pair(text(64, min_len=1), text(64)), 64)
 DIGEST = binary(32)
 COMMITS = array(pair(KEY, DIGEST), MAX_SEATS, min_len=2)  # (static key, commitment) by key
+# Sealed decks (docs/sealed-decks.md): a deck of at most MAX_DECK cards, 32-byte points and
+# 32-byte position keys, each key for one card of the engine's (by its id, below MAX_CARD).
+MAX_DECK = 1024
+MAX_CARD = 1 << 24
+POINT = binary(32)
+CARD_KEYS = array(pair(integer(0, MAX_CARD), binary(32)), 64, min_len=1)
 
 SCHEMAS: dict[str, dict[str, Check]] = {
     # ---- handshake
@@ -202,6 +208,16 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "commit": {"round": integer(1, MAX_SEQ), "commit": DIGEST},
     "reveal": {"round": integer(1, MAX_SEQ), "nonce": NONCE},
     "ack": {"seq": SEQ, "hash": HASH},
+    # ---- sealed decks (a table whose setup says ``sealed``)
+    "seal": {"shuffle": integer(1, MAX_SEQ), "commit": DIGEST},
+    "pass": {
+        "shuffle": integer(1, MAX_SEQ),
+        "stage": pattern(re.compile(r"(shuffle|keyed shuffle|re-key)\Z"), "a stage of a shuffle"),
+        "cards": array(POINT, MAX_DECK, min_len=1),
+    },
+    "keys": {"keys": CARD_KEYS},
+    "open": {"step": integer(1, MAX_SEQ), "keys": CARD_KEYS},
+    "audit": {"secret": binary(32)},
     "end": {"seat": SEAT, "code": pattern(_CODE, "an error code"), "text": text(TEXT_MAX)},
     "desync": {"seq": SEQ, "hashes": array(pair(SEQ, HASH), 64)},
     "chat": {"text": text(TEXT_MAX, min_len=1)},

@@ -294,6 +294,10 @@ class SealedCards:
             return True  # the engine refuses it: the caller's check names the seat
         return self._private(opened)
 
+    def ours_ready(self, decision: Decision) -> bool:
+        """May our own decision be applied now: are the cards it opens to us learnt?"""
+        return self._private(self.game.openings(decision))
+
     def _private(self, opened: list[tuple[int, int | None]]) -> bool:
         """Give our keys for the cards opened to one seat; True once those opened to us are
         learnt."""

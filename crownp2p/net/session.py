@@ -537,7 +537,7 @@ class Session:
             if ls.outcome is not None:
                 if finish_by is None:
                     finish_by = now + self.timeouts.finish
-                if not ls.finish_pending or now >= finish_by:
+                if not ls.finishing() or now >= finish_by:
                     return ls.outcome
             elif not ls.started and now >= self.start_by:
                 return self._abort("the table did not start in time")

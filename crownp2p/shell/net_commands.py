@@ -223,6 +223,7 @@ class Printer:
             "loss": "you lose",
             "draw": "a draw",
             "forfeit": "the game ended by forfeit",
+            "cheat": "the audit caught a cheat",
             "desync": "the game stopped: the peers' games differ",
             "aborted": "the game stopped unfinished",
         }[outcome.result]

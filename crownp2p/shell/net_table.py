@@ -31,6 +31,7 @@ from ..core.game import Game
 from ..core.record import Record
 from ..net.events import (
     Asked,
+    Audited,
     Chat,
     Ended,
     EveningOver,
@@ -202,6 +203,8 @@ class NetDriver:
                     lines.append("`log` shows the game, `save FILE` keeps it, `quit` leaves.")
                 if self.answer is not None:
                     lines.append("`again` offers the table another game.")
+            case Audited(text=text):  # (a sealed game's audit, after its end)
+                lines.append(f"{text[0].upper()}{text[1:]}.")
             case Score():
                 lines.append(event.line())
             case EveningOver(reason=reason):

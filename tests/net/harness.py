@@ -47,6 +47,8 @@ class MemoryTable:
                     game_id=self.game_id,
                     names=[f"p{s}" for s in range(self.n)],
                     nonces=lambda r, s=seat: crypto.insecure_nonce(test_seed, s, r),
+                    # (a sealed game's secret: fixed here, so a test's games are the same)
+                    secret=crypto.insecure_nonce(test_seed, seat, 0),
                     max_turns=max_turns,
                     reveal_timeout=reveal_timeout,
                     clock=clock,

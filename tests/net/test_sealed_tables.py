@@ -1,0 +1,94 @@
+"""Sealed decks at a table: Lockstep peers with their SealedCards (docs/sealed-decks.md), on
+an in-memory table whose every message goes through the real codec and schema. Whole games
+end with one hash and a clean audit; a cheat on the wire ends as the cheat of the seat that
+did it; a seat that keeps its secret from the audit is named."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from harness import MemoryTable
+
+from crownp2p.core.rules import Rules
+from crownp2p.core.setup import NAMED_SUPPLIES, Setup
+from crownp2p.net.events import Audited, Ended
+from crownp2p.packs import load
+
+SETUP = Setup(piles=NAMED_SUPPLIES["tournament-4"], sealed=True)
+
+
+def finish(table: MemoryTable) -> list[list[Any]]:
+    """Run the table to its end and through the audit; each peer's audit and end events."""
+    table.connect()
+    for _ in range(30):
+        table.pump()
+        if all(p.outcome is not None and p.audited for p in table.peers):
+            break
+        table.tick(5)
+    return [[e for e in p.take_events() if isinstance(e, (Audited, Ended))] for p in table.peers]
+
+
+def test_a_sealed_two_seat_game_ends_with_one_hash_and_a_clean_audit(rules2: Rules) -> None:
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=60)
+    events = finish(table)
+    first = table.peers[0]
+    assert first.applied > 100 and len(first.sealed.shuffles) > 5  # type: ignore[union-attr]
+    for peer, seen in zip(table.peers, events, strict=True):
+        assert peer.outcome is not None and peer.outcome.result != "cheat"
+        assert peer.record.steps == first.record.steps  # the same steps, the same hashes
+        assert seen[-1] == Audited(None, "the audit is clean: every shuffle and card checks out")
+    # What travelled: the shuffles' passes and the keys, never a card's name.
+    kinds = {m["t"] for _, _, m in table.log}
+    assert {"seal", "pass", "keys", "open", "audit"} <= kinds and "commit" not in kinds
+
+
+def test_a_sealed_four_seat_team_game_ends_with_a_clean_audit() -> None:
+    catalog = load()
+    setup = catalog.setup("tournament-3", variant="team", options=("conscript", "advisor"))
+    rules = catalog.rules("team")
+    table = MemoryTable(rules, replace(setup, sealed=True), ["random"] * 4, seed=3, max_turns=40)
+    events = finish(table)
+    hashes = {p.hash_at(p.applied) for p in table.peers}
+    assert len(hashes) == 1 and table.peers[0].applied > 100
+    assert all(seen[-1].culprit is None for seen in events)  # type: ignore[union-attr]
+
+
+def test_a_wrong_key_on_the_wire_ends_the_game_as_the_cheat_of_its_sender(rules2: Rules) -> None:
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=60)
+    changed = [0]
+
+    def wrong_key(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if src == 1 and msg["t"] == "keys" and changed[0] == 0:
+            changed[0] += 1
+            [[card, key]] = msg["keys"]
+            return [{**msg, "keys": [[card, bytes([key[0] ^ 1]) + key[1:]]]}]
+        return [msg]
+
+    table.tamper = wrong_key
+    finish(table)
+    honest = table.peers[0]
+    assert changed[0] == 1
+    assert honest.outcome is not None and honest.outcome.result == "cheat"
+    assert honest.outcome.culprit == 1 and "released a wrong key" in honest.outcome.reason
+
+
+def test_a_seat_that_keeps_its_secret_from_the_audit_is_named(rules2: Rules) -> None:
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=20)
+
+    def no_audit(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        return [] if src == 1 and msg["t"] == "audit" else [msg]
+
+    table.tamper = no_audit
+    finish(table)
+    honest = table.peers[0]
+    assert honest.outcome is not None and honest.outcome.result == "cheat"
+    assert honest.outcome.culprit == 1
+    assert "did not reveal its game secret" in honest.outcome.reason
+
+
+def test_an_open_table_sends_no_sealed_message(rules2: Rules) -> None:
+    table = MemoryTable(rules2, replace(SETUP, sealed=False), ["greedy", "greedy"], max_turns=10)
+    finish(table)
+    kinds = {m["t"] for _, _, m in table.log}
+    assert "commit" in kinds and not kinds & {"seal", "pass", "keys", "open", "audit"}
