@@ -37,7 +37,7 @@ import bisect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.decisions import Decision, IllegalDecision, decision_text
 from ..core.game import CHANCE, Game
@@ -64,6 +64,7 @@ from .sealed_round import BadOpening
 from .throttle import Rate
 
 log = logging.getLogger("crownp2p.net")
+T = TypeVar("T")
 
 MAX_AHEAD = 4096  # how far beyond our own seq a numbered message may reach (bounds memory)
 HASH_WINDOW = 64  # hashes carried by a desync report
@@ -520,55 +521,45 @@ class Lockstep:
         """Is a card opened to our seat still waiting for a key? Our seat decides after."""
         return self.sealed is not None and bool(self.sealed.missing())
 
-    def _sealed_ready(self, seat: int, decision: Decision) -> bool:
-        """May ``seat``'s decision be applied: is every card it opens to us learnt?"""
-        assert self.sealed is not None
+    def _sealed(self, call: Callable[[], T]) -> T | None:
+        """What ``call`` into our SealedCards returns, its messages queued; None once what
+        a seat sent has ended the game: a cheat, or keys that open to no card."""
         try:
-            if seat == self.me:
-                ready = self.sealed.ours_ready(decision)
-            else:
-                ready = self.sealed.theirs(seat, decision)
+            result = call()
         except DeckCheat as cheat:
             self._cheat(cheat)
-            return False
+            return None
         except BadOpening as err:
             self._bad_opening(err)
-            return False
+            return None
         self._flush_sealed()
-        return ready
+        return result
+
+    def _sealed_ready(self, seat: int, decision: Decision) -> bool:
+        """May ``seat``'s decision be applied: is every card it opens to us learnt?"""
+        cards = self.sealed
+        assert cards is not None
+        if seat == self.me:
+            return bool(self._sealed(lambda: cards.ours_ready(decision)))
+        return bool(self._sealed(lambda: cards.theirs(seat, decision)))
 
     def _sealed_chance(self) -> Decision | None:
         """Chance seals a shuffle or turns cards face up: our part, then its decision."""
-        assert self.sealed is not None
-        try:
-            kind = self.game.chance["kind"] if self.game.chance else ""
-            decision = self.sealed.shuffle() if kind == "shuffle" else self.sealed.face_up()
-        except DeckCheat as cheat:
-            self._cheat(cheat)
-            return None
-        except BadOpening as err:
-            self._bad_opening(err)
-            return None
-        self._flush_sealed()
+        cards = self.sealed
+        assert cards is not None and self.game.chance is not None
+        call = cards.shuffle if self.game.chance["kind"] == "shuffle" else cards.face_up
+        decision = self._sealed(call)
         return None if decision is None else self._answer(decision)
 
     def _on_sealed(self, seat: int, msg: dict[str, Any], now: float) -> None:
         """A shuffle's commitment or pass, keys, or a seat's openings (docs/protocol.md)."""
-        if self.sealed is None:
+        cards = self.sealed
+        if cards is None:
             self._error(seat, "unexpected", f"a `{msg['t']}` belongs to a sealed table")
             return
-        if not self._playing():
-            return
-        try:
-            self.sealed.on_message(seat, msg)
-        except DeckCheat as cheat:
-            self._cheat(cheat)
-            return
-        except BadOpening as err:
-            self._bad_opening(err)
-            return
-        self._flush_sealed()
-        self.advance(now)
+        if self._playing():
+            self._sealed(lambda: cards.on_message(seat, msg))
+            self.advance(now)
 
     _on_seal = _on_pass = _on_keys = _on_open = _on_sealed
 
