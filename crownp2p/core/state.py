@@ -120,7 +120,7 @@ class GameState:
         # Cards in a deck or a hand whose name this engine does not know (a sealed game: the
         # cards of a sealed shuffle, and what another seat drew). Each holds a stand-in name
         # from its seat's pool, so that the names of a deck and hand together stay exact
-        # (docs/sealed-decks.md, "Slots"). Empty for an engine that knows every card.
+        # (docs/sealed-decks.md, "The engine"). Empty for an engine that knows every card.
         self.unknown: set[int] = set()
         # Each look at a hand (Astrology): the seat that looked and whose hand, for
         # Game.openings to open that hand to the one who looks. Not in the explicit state.

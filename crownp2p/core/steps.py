@@ -361,8 +361,8 @@ class TrashFromHand(FromHand):
     def options(self, g: Mechanics, f: Frame) -> Options:
         opts = FromHand.options(self, g, f)
         if not opts and g.hides_hand(f.seat):
-            # The others cannot see that no card fits: the seat says so (checked once its hand
-            # is opened), rather than the step passing by itself on a hidden hand.
+            # The others cannot see that no card fits: the seat says so (the audit's replay
+            # checks it), rather than the step passing by itself on a hidden hand.
             return {DONE: DONE}
         return opts
 

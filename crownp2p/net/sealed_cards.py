@@ -49,6 +49,7 @@ from .sealed_round import SealedShuffle
 MESSAGES = ("seal", "pass", "keys", "open", "audit")
 Outbox = list[tuple[int, dict[str, Any]]]  # (seat, message)
 MAX_EARLY = 4096  # keys kept for cards our engine has not made yet (a seat ahead of us)
+MAX_AHEAD = 256  # how many steps ahead of our engine a seat's openings may be kept
 
 
 @dataclass
@@ -335,7 +336,7 @@ class SealedCards:
     def _on_open(self, seat: int, step: int, keys: list[tuple[int, bytes]]) -> None:
         """``seat`` opens cards to all with its decision for ``step``: kept until our engine
         comes to that step (the seat may be ahead of us)."""
-        if not self.steps < step <= self.steps + MAX_EARLY or step in self.openings:
+        if not self.steps < step <= self.steps + MAX_AHEAD or step in self.openings:
             raise DeckCheat(seat, f"it opened cards for step {step}, which it cannot decide now")
         self.openings[step] = _Opening(seat, list(keys))
 

@@ -16,6 +16,7 @@ from crownp2p.core.decisions import IllegalDecision
 from crownp2p.core.setup import NAMED_SUPPLIES, Setup
 from crownp2p.core.standard import standard_rules
 from crownp2p.core.steps import TrashFromHand
+from crownp2p.net.sealed_cards import MAX_AHEAD, MAX_EARLY
 from crownp2p.net.sealed_deck import DeckCheat, card_point
 from crownp2p.net.sealed_round import BadOpening
 from crownp2p.packs import load
@@ -202,3 +203,24 @@ def test_a_seat_that_reveals_no_secret_or_a_false_one_is_named() -> None:
     with pytest.raises(DeckCheat, match="does not open its commitment") as err:
         peer.cards.audit({liar.seat: secret_of(liar.seat, "forged")})
     assert err.value.seat == liar.seat
+
+
+def test_what_a_seat_sends_ahead_of_the_game_is_bounded() -> None:
+    """Openings, keys and shuffle messages may come before our engine needs them (the sender
+    is ahead), but only so far ahead, and only so many: a flood is a cheat, not a cost."""
+    bus = Bus(RULES, SETUP, 0)
+    cards = bus.peers[0].cards
+    key = bytes(32)
+    with pytest.raises(DeckCheat, match="cannot decide now") as err:
+        cards.on_message(1, {"t": "open", "step": cards.steps + MAX_AHEAD + 1, "keys": [[5, key]]})
+    assert err.value.seat == 1
+    cards.on_message(1, {"t": "open", "step": cards.steps + 3, "keys": [[5, key]]})
+    with pytest.raises(DeckCheat, match="cannot decide now"):
+        cards.on_message(1, {"t": "open", "step": cards.steps + 3, "keys": [[6, key]]})
+    with pytest.raises(DeckCheat, match="not the next"):
+        cards.on_message(1, {"t": "seal", "shuffle": 2, "commit": key})
+    made = len(bus.peers[0].game.cards)
+    with pytest.raises(DeckCheat, match="which no shuffle sealed"):
+        for card in range(made, made + MAX_EARLY + 1):
+            cards.on_message(1, {"t": "keys", "keys": [[card, key]]})
+    assert len(cards.early_keys) == MAX_EARLY
