@@ -193,6 +193,11 @@ class Game(Mechanics):
         compare: no hidden card changes it, so it tells nothing to anyone who tries guesses."""
         return hashlib.sha256(canonical(snapshot.public(self, self.rules))).hexdigest()
 
+    def table_hash(self) -> str:
+        """The hash peers compare and records keep: the full state's with open decks; with
+        sealed decks what every seat knows, the only one every seat's engine can compute."""
+        return self.public_hash() if self.setup.sealed else self.state_hash()
+
     def to_json(self) -> dict[str, Any]:
         return snapshot.to_json(self)
 

@@ -40,6 +40,9 @@ class CommitReveal:
     reveals: tuple[bytes, ...]
 
 
+Opened = tuple[tuple[int, str], ...]  # (card id, name) pairs
+
+
 @dataclass
 class Step:
     seq: int
@@ -47,6 +50,10 @@ class Step:
     decision: Decision
     hash: str
     proof: CommitReveal | None = None  # a networked game's chance step: the round behind it
+    # A sealed game's record (docs/sealed-decks.md): the cards opened, before this step, to
+    # every seat, and to the record's own seat alone, as its engine learnt them.
+    opened: Opened = ()
+    seen: Opened = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -58,6 +65,10 @@ class Step:
         if self.proof is not None:
             out["commits"] = [c.hex() for c in self.proof.commits]
             out["reveals"] = [r.hex() for r in self.proof.reveals]
+        if self.opened:
+            out["opened"] = [list(pair) for pair in self.opened]
+        if self.seen:
+            out["seen"] = [list(pair) for pair in self.seen]
         return out
 
     @classmethod
@@ -74,7 +85,13 @@ class Step:
             parse_decision(str(data["decision"])),
             str(data["hash"]),
             proof,
+            _cards(data.get("opened", [])),
+            _cards(data.get("seen", [])),
         )
+
+
+def _cards(pairs: Any) -> Opened:
+    return tuple((int(card), str(name)) for card, name in pairs)
 
 
 @dataclass
@@ -100,13 +117,13 @@ class Record:
         """A record of ``game`` from now on: ``game`` must be new, or ``state`` its start. A
         networked game gives its ``game_id``: its chance steps then carry their rounds."""
         setup = None if state else game.setup
-        return cls(setup, game.state_hash(), state, [], dict(meta), game_id)
+        return cls(setup, game.table_hash(), state, [], dict(meta), game_id)
 
     def apply(self, game: Game, decision: Decision) -> Step:
         """Apply ``decision`` to ``game`` and record it with the hash after it."""
         seat = game.to_decide
         game.apply(decision)
-        step = Step(len(self.steps) + 1, seat, tuple(decision), game.state_hash())
+        step = Step(len(self.steps) + 1, seat, tuple(decision), game.table_hash())
         self.steps.append(step)
         return step
 
@@ -134,7 +151,7 @@ class Record:
             game = self.new_game(rules)
         except (ValueError, KeyError) as err:
             raise ReplayError(0, f"the start cannot be set up: {err}") from None
-        if check and game.state_hash() != self.start_hash:
+        if check and game.table_hash() != self.start_hash:
             raise ReplayError(0, "the starting state's hash differs")
         yield game, None
         for step in self.steps[:until]:
@@ -145,11 +162,18 @@ class Record:
                     step.seq, f"the record has seat {step.seat} deciding, but {who} was to decide"
                 )
             try:
+                for card, name in step.opened:
+                    game.learn(card, name, to_all=True)
+                for card, name in step.seen:
+                    game.learn(card, name)
+            except IllegalDecision as err:
+                raise ReplayError(step.seq, f"an opening before it does not hold: {err}") from None
+            try:
                 game.apply(step.decision)
             except IllegalDecision as err:
                 text = decision_text(step.decision)
                 raise ReplayError(step.seq, f"`{text}` is illegal: {err}") from None
-            if check and game.state_hash() != step.hash:
+            if check and game.table_hash() != step.hash:
                 raise ReplayError(step.seq, "the state hash differs")
             yield game, step
 

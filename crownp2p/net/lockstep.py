@@ -291,6 +291,7 @@ class Lockstep:
         self.my_turn = False
         seq = self.applied + 1
         if self.sealed is not None:  # what the decision opens leaves before it
+            self.settle()
             self.ours_ready = self.sealed.ours(decision)
             self._flush_sealed()
         # Our decision tells every peer what an acknowledgement of the step before it would
@@ -347,6 +348,9 @@ class Lockstep:
         self._logged = len(game.log)
         self.events.append(StepApplied(step, news, self._where))
         if self.sealed is not None:
+            # The record keeps what our engine learnt before the step, then we play our part
+            # in what the step did (the keys for what it drew, the cards it made).
+            step.opened, step.seen = self.sealed.take_learnt()
             self.sealed.after_step(step.seat, step.decision)
             self._flush_sealed()
         if step.seat == CHANCE:
@@ -358,9 +362,7 @@ class Lockstep:
         step, self._unhashed = self._unhashed, None
         if step is None:
             return
-        # (sealed decks: the hash of what every seat knows, the only one all can compute)
-        game = self.game
-        step.hash = game.public_hash() if self.sealed is not None else game.state_hash()
+        step.hash = self.game.table_hash()
         self.journal.step(step)
         for seat, h in self.pending_hashes.pop(step.seq, {}).items():
             if h != step.hash:
@@ -524,6 +526,7 @@ class Lockstep:
     def _sealed(self, call: Callable[[], T]) -> T | None:
         """What ``call`` into our SealedCards returns, its messages queued; None once what
         a seat sent has ended the game: a cheat, or keys that open to no card."""
+        self.settle()  # (a card opened to all changes the hash: the step before is hashed first)
         try:
             result = call()
         except DeckCheat as cheat:

@@ -90,6 +90,8 @@ class SealedCards:
         # number of steps applied before it.
         self.opened_before: dict[int, list[tuple[int, str]]] = {}
         self.steps = 0
+        # Every card our engine learnt since the last step, and whether to all: for the record.
+        self.learnt: list[tuple[int, str, bool]] = []
 
     # ================================================================ out
 
@@ -212,7 +214,7 @@ class SealedCards:
         """The game opens ``card`` to us: learn it once every other seat's key is in."""
         instance = self._opened(card)
         if instance is not None and card in self.game.unknown:
-            self.game.learn(card, self.game.cards[instance])
+            self._learn(card, self.game.cards[instance])
 
     def _key(self, seat: int, card: int, key: bytes) -> None:
         slot = self.slots.get(card)
@@ -226,7 +228,7 @@ class SealedCards:
         if found is not None and slot.instance is None:
             slot.instance = found
         if slot.instance is not None and card in self.game.unknown:
-            self.game.learn(card, self.game.cards[slot.instance])
+            self._learn(card, self.game.cards[slot.instance])
 
     def missing(self) -> list[int]:
         """Cards opened to us whose keys are not all in: our seat may not decide, nor may we
@@ -313,9 +315,21 @@ class SealedCards:
                 self._give(card, [to])
         return ready
 
+    def _learn(self, card: int, name: str) -> None:
+        self.game.learn(card, name)
+        self.learnt.append((card, name, False))
+
     def _learn_to_all(self, card: int, name: str) -> None:
         self.game.learn(card, name, to_all=True)
+        self.learnt.append((card, name, True))
         self.opened_before.setdefault(self.steps, []).append((card, name))
+
+    def take_learnt(self) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]:
+        """What our engine learnt since this was last asked: the cards opened to every seat,
+        and those opened to us alone, for the record's next step."""
+        learnt, self.learnt = self.learnt, []
+        opened = tuple((c, n) for c, n, to_all in learnt if to_all)
+        return opened, tuple((c, n) for c, n, to_all in learnt if not to_all)
 
     def _my_key(self, card: int) -> bytes:
         slot = self.slots[card]

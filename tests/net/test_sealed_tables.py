@@ -5,11 +5,13 @@ did it; a seat that keeps its secret from the audit is named."""
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 from typing import Any
 
 from harness import MemoryTable
 
+from crownp2p.core.record import Record, verify
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import NAMED_SUPPLIES, Setup
 from crownp2p.net.events import Audited, Ended
@@ -29,6 +31,10 @@ def finish(table: MemoryTable) -> list[list[Any]]:
     return [[e for e in p.take_events() if isinstance(e, (Audited, Ended))] for p in table.peers]
 
 
+def steps(peer: Any) -> list[tuple[Any, ...]]:
+    return [(s.seq, s.seat, s.decision, s.hash) for s in peer.record.steps]
+
+
 def test_a_sealed_two_seat_game_ends_with_one_hash_and_a_clean_audit(rules2: Rules) -> None:
     table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=60)
     events = finish(table)
@@ -36,7 +42,7 @@ def test_a_sealed_two_seat_game_ends_with_one_hash_and_a_clean_audit(rules2: Rul
     assert first.applied > 100 and len(first.sealed.shuffles) > 5  # type: ignore[union-attr]
     for peer, seen in zip(table.peers, events, strict=True):
         assert peer.outcome is not None and peer.outcome.result != "cheat"
-        assert peer.record.steps == first.record.steps  # the same steps, the same hashes
+        assert steps(peer) == steps(first)  # the same steps, the same hashes
         assert seen[-1] == Audited(None, "the audit is clean: every shuffle and card checks out")
     # What travelled: the shuffles' passes and the keys, never a card's name.
     kinds = {m["t"] for _, _, m in table.log}
@@ -92,3 +98,37 @@ def test_an_open_table_sends_no_sealed_message(rules2: Rules) -> None:
     finish(table)
     kinds = {m["t"] for _, _, m in table.log}
     assert "commit" in kinds and not kinds & {"seal", "pass", "keys", "open", "audit"}
+
+
+def test_a_sealed_record_replays_as_its_seat_saw_the_game(rules2: Rules) -> None:
+    """Each seat's record holds what its engine learnt, step by step: it replays to the same
+    hashes, and its replay knows, at every step, exactly the cards that seat knew."""
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=2, max_turns=40)
+    knew: list[list[frozenset[int]]] = [[], []]
+    for peer in table.peers:
+        observe = peer.observe
+
+        def watch(game: Any, played: Any, peer: Any = peer, observe: Any = observe) -> None:
+            knew[peer.me].append(known(peer.game))  # (what the step's news teaches comes next)
+            observe(game, played)
+
+        peer.observe = watch  # type: ignore[method-assign]
+    finish(table)
+    for peer in table.peers:
+        record = Record.read(io.StringIO(as_text(peer.record)))
+        assert any(step.seen for step in record.steps)
+        assert any(step.opened for step in record.steps)
+        replayed = [known(game) for game, step in record.replay(rules2) if step is not None]
+        assert replayed == knew[peer.me]
+        assert verify(rules2, record).ok
+
+
+def known(game: Any) -> frozenset[int]:
+    """The cards of decks and hands this engine knows."""
+    return frozenset(c for p in game.players for c in p.deck + p.hand if c not in game.unknown)
+
+
+def as_text(record: Record) -> str:
+    out = io.StringIO()
+    record.write(out)
+    return out.getvalue()
