@@ -54,13 +54,18 @@ def one_process(
 
 
 def over_loopback(
-    seed: int, turns_each: int, record_dir: Path | None, entry: Sequence[str] = ENTRY
+    seed: int,
+    turns_each: int,
+    record_dir: Path | None,
+    entry: Sequence[str] = ENTRY,
+    host_extra: Sequence[str] = (),
 ) -> tuple[float, list[dict[str, Any]]]:
     """The game between a host and a joiner, each a process started as ``entry`` (the
-    ``crownp2p`` command): its time, and each peer's last line."""
+    ``crownp2p`` command; ``host_extra``: more of the host's options): its time, and each
+    peer's last line."""
     common = ["--bot", "greedy", "--seed", str(seed), "--test-seed", str(seed), "--json"]
     host_args = [*entry, "host", "--bind", "127.0.0.1", "--port", "0", *common]
-    host_args += ["--max-turns", str(turns_each)]
+    host_args += ["--max-turns", str(turns_each), *host_extra]
     join_extra: list[str] = []
     if record_dir is not None:
         host_args += ["--record", str(record_dir / f"host-{seed}.jsonl")]

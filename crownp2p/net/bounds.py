@@ -14,9 +14,11 @@ from typing import Any
 
 from ..core.rules import Rules
 from ..core.setup import Setup
+from .messages import MAX_DECK as MAX_DECK_PASS
 
 MAX_DECK = 100  # cards in a seat's starting deck
 MAX_PILE = 100  # cards in one Supply pile
+MAX_SEALED = MAX_DECK_PASS  # every card of a sealed game: one pass carries a whole deck
 MAX_PILES = 40  # variable Supply piles, all Supplies together
 MAX_HAND = 20  # cards a seat draws for its hand
 MAX_SUPPLIES = 4
@@ -41,6 +43,10 @@ def check_setup(setup: Setup, rules: Rules) -> None:
     _within("the number of Supplies", setup.supply_count, 1, MAX_SUPPLIES, "")
     piles = len(setup.piles) + sum(len(more) for more in setup.more_piles)
     _within("the Supply", max(piles, setup.fill_piles), 0, MAX_PILES, "variable piles")
+    if setup.sealed:  # every card could end up in one seat's deck, sent in one pass
+        cards = deck + sum(c for _, c in setup.core_piles) * setup.supply_count
+        cards += setup.pile_size * max(piles, setup.fill_piles * setup.supply_count)
+        _within("every card of a sealed game", cards, 1, MAX_SEALED, "cards")
     for name in _card_names(setup):
         if name not in rules.cards:
             raise OutOfBounds(f"the setup names a card this engine does not know: {name!r:.80}")
@@ -48,10 +54,6 @@ def check_setup(setup: Setup, rules: Rules) -> None:
         raise OutOfBounds(
             f"the setup names a unit this engine does not know: {setup.sovereign!r:.80}"
         )
-    if setup.sealed:
-        # A game that plays as sealed while every peer still holds every card would tell the
-        # players their hands are hidden when they are not (docs/sealed-decks.md).
-        raise OutOfBounds("the setup asks for sealed decks, which tables do not play yet")
 
 
 def check_seat(seat: int, host: int, players: int) -> None:

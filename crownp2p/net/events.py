@@ -140,6 +140,7 @@ class Seated:
     names: tuple[str, ...]
     sides: tuple[int, ...]
     host: int
+    sealed: bool = False  # the table plays with sealed decks (docs/sealed-decks.md)
 
     def partners(self, seat: int) -> list[int]:
         """The other seats on ``seat``'s side."""

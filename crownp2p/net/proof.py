@@ -42,6 +42,8 @@ def unproven_round(record: Record, seats: list[int]) -> str | None:
         if step.seat != CHANCE:
             continue
         round_ += 1
+        if step.decision[0] != "seed":
+            continue  # a sealed deck's shuffle or opening: its audit proves it, not a round
         proof = step.proof
         if proof is None or len(proof.commits) != len(seats) or len(proof.reveals) != len(seats):
             return f"round {round_}: the record does not hold every seat's commitment and reveal"

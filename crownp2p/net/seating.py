@@ -196,6 +196,7 @@ class _SeatRun:
             names=info.names,
             journal=journal,
             nonces=nonce_source(self.test_seed, info.seat),
+            secret=None if self.test_seed is None else nonce_source(self.test_seed, info.seat)(0),
             max_turns=info.max_turns,
             reveal_timeout=info.reveal_timeout,
             reconnect_timeout=self.timeouts.reconnect,
@@ -559,7 +560,8 @@ async def _take_spectator(
 
 
 def _seated(info: TableInfo, rules: Rules) -> Seated:
-    return Seated(info.seat, tuple(info.names), tuple(rules.seating.sides), info.host)
+    sealed = info.setup.sealed
+    return Seated(info.seat, tuple(info.names), tuple(rules.seating.sides), info.host, sealed)
 
 
 # ====================================================================== join
@@ -923,6 +925,9 @@ async def resume_game(
     except Exception as err:
         raise NetError(f"the rules of this game cannot be built here ({err})") from None
     _check_players(chosen, info.players)
+    if info.setup.sealed:
+        # Its keys and shuffle logs would have to come back too (docs/sealed-decks.md).
+        raise NetError("a game with sealed decks cannot be resumed yet")
     game = replay(chosen, rec, info.seat, decider)
     test_seed = info.extra.get("test_seed")
     listeners: list[trio.SocketListener] = []

@@ -50,6 +50,8 @@ def seating_line(seated: Seated) -> str:
     partners = [names[s] for s in seated.partners(seat)]
     if partners:
         parts.append(f"your partner is {' and '.join(partners)}")
+    if seated.sealed:
+        parts.append("sealed decks: no one sees a card the rules hide")
     return "; ".join(parts)
 
 
@@ -74,6 +76,7 @@ def told(event: Any) -> tuple[dict[str, Any], str] | None:
                 "seat": event.seat,
                 "names": list(event.names),
                 "host": event.host,
+                "sealed": event.sealed,
             }
             return data, seating_line(event)
     return None

@@ -149,6 +149,12 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         "A spectator sees only what is public: never a hand or a deck's order",
     )
     p.add_argument(
+        "--sealed-decks",
+        action="store_true",
+        help="hide every hand and deck order from the other peers by cryptography, not only "
+        "from their screens (slower; a sealed game cannot be resumed yet)",
+    )
+    p.add_argument(
         "--max-turns",
         type=int,
         default=150,

@@ -19,6 +19,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,6 +82,8 @@ def _setup(args: argparse.Namespace) -> Setup:
             raise CommandError(f"which variant for {args.players} players? {choices}")
         args.variant = fits[0]
     setup = setup_from_args(args)
+    if getattr(args, "sealed_decks", False):
+        setup = replace(setup, sealed=True)
     seats = variants[setup.variant].seats
     if args.players is not None and args.players != seats:
         raise CommandError(

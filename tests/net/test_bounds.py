@@ -24,7 +24,10 @@ HONEST = Setup()
             replace(HONEST, piles=(*HONEST.piles[:-1], "No Such Card")),
             "a card this engine does not know: 'No Such Card'",
         ),
-        (replace(HONEST, sealed=True), "sealed decks, which tables do not play yet"),
+        (
+            replace(HONEST, sealed=True, pile_size=100, fill_piles=12),
+            "every card of a sealed game is",
+        ),
     ],
 )
 async def test_a_setup_out_of_bounds_is_refused_by_name(rules2, setup, why) -> None:

@@ -9,12 +9,19 @@ import io
 from dataclasses import replace
 from typing import Any
 
+import pytest
+import trio
 from harness import MemoryTable
+from tables import PACKS, Table
 
 from crownp2p.core.record import Record, verify
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import NAMED_SUPPLIES, Setup
+from crownp2p.net.errors import NetError
 from crownp2p.net.events import Audited, Ended
+from crownp2p.net.journal import session_path
+from crownp2p.net.proof import unproven_round
+from crownp2p.net.seating import resume_game
 from crownp2p.packs import load
 
 SETUP = Setup(piles=NAMED_SUPPLIES["tournament-4"], sealed=True)
@@ -132,3 +139,27 @@ def as_text(record: Record) -> str:
     out = io.StringIO()
     record.write(out)
     return out.getvalue()
+
+
+async def test_two_peers_play_a_sealed_game_over_loopback(rules2: Rules, tmp_path: Any) -> None:
+    """Real sockets, sealed links, the seating draw and a sealed setup: the game ends with one
+    hash and a clean audit, each record replays as its seat saw the game, and a sealed game
+    is not resumed."""
+    with trio.fail_after(60):
+        table = Table(rules2, bot="greedy", seed=2, setup=SETUP, max_turns=40)
+        table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
+        await table.play()
+    outcomes = list(table.outcomes.values())
+    assert len({o.final_hash for o in outcomes}) == 1 and len(outcomes) == 2
+    assert {o.result for o in outcomes} <= {"win", "loss", "draw", "aborted"}
+    for path in table.records.values():
+        record = Record.load(path)
+        assert record.setup is not None and record.setup.sealed
+        assert verify(rules2, record).ok and unproven_round(record, [0, 1]) is None
+        assert any(step.seen for step in record.steps)
+    # Had the joiner stopped before the end, it could not take the game up again.
+    session = session_path(table.records[1])
+    lines = session.read_text().splitlines()
+    session.write_text("".join(f"{line}\n" for line in lines if '"end"' not in line))
+    with pytest.raises(NetError, match="sealed decks cannot be resumed"):
+        await resume_game(rules2, table.records[1], decider=None, packs=PACKS)
