@@ -71,6 +71,14 @@ class Step:
             out["seen"] = [list(pair) for pair in self.seen]
         return out
 
+    def open_in(self, game: Game) -> None:
+        """Teach ``game`` the cards opened before this step (a sealed game's record), as the
+        record's seat learnt them; an opening that does not hold raises IllegalDecision."""
+        for card, name in self.opened:
+            game.learn(card, name, to_all=True)
+        for card, name in self.seen:
+            game.learn(card, name)
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Step:
         proof = None
@@ -162,10 +170,7 @@ class Record:
                     step.seq, f"the record has seat {step.seat} deciding, but {who} was to decide"
                 )
             try:
-                for card, name in step.opened:
-                    game.learn(card, name, to_all=True)
-                for card, name in step.seen:
-                    game.learn(card, name)
+                step.open_in(game)
             except IllegalDecision as err:
                 raise ReplayError(step.seq, f"an opening before it does not hold: {err}") from None
             try:

@@ -40,6 +40,8 @@ class Replay:
         self.rules = rules
         self.record = record
         self.seat = seat
+        # A sealed game's record holds only what its own seat knew (docs/records.md).
+        self.sealed = record.setup is not None and record.setup.sealed
         self.unicode = unicode
         self.name = name
         self.warnings: list[str] = []
@@ -67,17 +69,17 @@ class Replay:
                 told = len(game.log)
                 self.turns.append(game.turn)
                 if step is None:
-                    if game.state_hash() != self.record.start_hash:
+                    if game.table_hash() != self.record.start_hash:
                         self.warnings.append(
                             "The record's starting state differs from this version's."
                         )
-                    self.snapshots[0] = game.to_json()
+                    self.snapshots[0] = self._snapshot(game)
                     self.turn_starts[game.turn] = 0
                 else:
                     if game.turn != self.turns[-2]:
                         self.turn_starts.setdefault(game.turn, i)
-                        self.snapshots[i] = game.to_json()
-                    if not mismatch and game.state_hash() != step.hash:
+                        self.snapshots[i] = self._snapshot(game)
+                    if not mismatch and game.table_hash() != step.hash:
                         mismatch = True
                         self.warnings.append(
                             f"From step {step.seq} on, the states differ from the record's "
@@ -101,7 +103,8 @@ class Replay:
                 f"step {step.seq}: the record has seat {step.seat} deciding, "
                 f"but {who} was to decide"
             )
-        if seat != CHANCE and not game.is_legal(step.decision):  # (a seed: when applied)
+        # (a seed is checked when applied; so is a sealed step that opens cards first)
+        if seat != CHANCE and not (step.opened or step.seen) and not game.is_legal(step.decision):
             try:
                 game.apply(step.decision)  # raises with the engine's reason, changing nothing
             except IllegalDecision as err:
@@ -118,12 +121,24 @@ class Replay:
             game, tally, start = self.game, self.tally, self.at
         else:
             start = max(i for i in self.snapshots if i <= position)
-            game = Game.from_json(self.rules, self.snapshots[start])
+            game = self._restore(self.snapshots[start])
             tally = TurnTally(game)
         for step in self.record.steps[start:position]:
+            step.open_in(game)
             game.apply(step.decision)
             tally.observe(game, step)
         return game, tally
+
+    def _snapshot(self, game: Game) -> Any:
+        # A sealed game's engine holds stand-ins for the cards its seat never saw, which its
+        # explicit state would pass off as real: it is kept as it is.
+        return game.clone() if self.sealed else game.to_json()
+
+    def _restore(self, snapshot: Any) -> Game:
+        if self.sealed:
+            game: Game = snapshot.clone()
+            return game
+        return Game.from_json(self.rules, snapshot)
 
     # ---------------------------------------------------------------- moving
 
@@ -211,7 +226,7 @@ class Replay:
             unicode=self.unicode,
             width=width,
             who=self.players(),
-            reveal=True,
+            reveal=not self.sealed,  # (a sealed record shows what its seat saw, no more)
             marks=marks,
             status=self.status(),
         )
@@ -378,10 +393,18 @@ def replay_command(args: argparse.Namespace) -> int:
         record = Record.load(args.record)
     except RecordError as err:
         raise CommandError(str(err)) from None
+    own = record.meta.get("seat")
+    sealed = record.setup is not None and record.setup.sealed
     if args.seat is not None:
         seat = parse_seat(args.seat)
+    elif sealed and isinstance(own, int):
+        seat = own
     else:
-        seat = record.meta.get("seat", 0) if record.meta.get("seat") in (0, 1) else 0
+        seat = own if own in (0, 1) else 0
+    if sealed and seat != own:
+        raise CommandError(
+            f"this record of a sealed game holds only what seat {own} saw: replay it as that seat"
+        )
     try:
         rules = catalog().rules(record.variant)
     except PackError as err:

@@ -23,6 +23,7 @@ from crownp2p.net.journal import session_path
 from crownp2p.net.proof import unproven_round
 from crownp2p.net.seating import resume_game
 from crownp2p.packs import load
+from crownp2p.shell.replay import Replay
 
 SETUP = Setup(piles=NAMED_SUPPLIES["tournament-4"], sealed=True)
 
@@ -157,6 +158,12 @@ async def test_two_peers_play_a_sealed_game_over_loopback(rules2: Rules, tmp_pat
         assert record.setup is not None and record.setup.sealed
         assert verify(rules2, record).ok and unproven_round(record, [0, 1]) is None
         assert any(step.seen for step in record.steps)
+        # `crownp2p replay` walks it as its seat saw the game: its own hand, no other.
+        replay = Replay(rules2, record, seat=record.meta["seat"], unicode=False)
+        for stop in replay.stops:
+            replay.go(stop)
+            text = "".join(t for _, t in replay.screen())
+            assert text.count("Hand:") == 1
     # Had the joiner stopped before the end, it could not take the game up again.
     session = session_path(table.records[1])
     lines = session.read_text().splitlines()
