@@ -242,24 +242,21 @@ def check_pass(seat: int, before: Sequence[bytes], after: Sequence[bytes]) -> li
 
 
 def open_card(sealed: bytes, keys: Iterable[bytes], table: Mapping[bytes, int]) -> int | None:
-    """The instance under ``sealed`` once every seat's key for its position is lifted (all the
-    inverses multiplied into one scalar: one group multiplication, however many seats), or None
-    when the keys open it to no card of ``table``: a key was wrong."""
-    lift = None
+    """The instance under ``sealed`` once every seat's key for its position is lifted (the
+    keys multiplied into one scalar, inverted once, since the group's order is prime: one
+    inversion and one group multiplication, however many seats), or None when the keys open it
+    to no card of ``table``: a key was wrong."""
+    product = None
     for key in keys:
         if len(key) != SCALAR_BYTES:
             return None
-        try:
-            inverse = _inverse(key)
-        except SodiumError:
-            return None  # the zero scalar has no inverse
-        lift = inverse if lift is None else _times(lift, inverse)
-    if lift is None:
+        product = key if product is None else _times(product, key)
+    if product is None:
         return table.get(sealed)
     try:
-        point = _mul(lift, sealed)
+        point = _mul(_inverse(product), sealed)
     except SodiumError:
-        return None
+        return None  # a zero key: zero has no inverse
     return table.get(point)
 
 
