@@ -165,6 +165,9 @@ class Lockstep:
         # Sealed decks (docs/sealed-decks.md): our part in the cards' cryptography, and the
         # audit at the end: the other seats' game secrets, the verdict once all are in.
         self.sealed: SealedCards | None = None
+        # Every sealed message we sent each seat, for the re-send after its link comes back:
+        # only we can send our passes and keys, and a lost one would stop the game.
+        self.sealed_sent: dict[int, list[dict[str, Any]]] = {}
         self.secrets: dict[int, bytes] = {}
         self.audit_by: float | None = None  # when a seat that has not revealed has refused
         self.audited = False
@@ -516,8 +519,12 @@ class Lockstep:
     def _flush_sealed(self) -> None:
         assert self.sealed is not None
         for dest, msg in self.sealed.take_outbox():
-            fields = {k: v for k, v in msg.items() if k != "t"}
-            self._send(dest, msg["t"], **fields)
+            self.sealed_sent.setdefault(dest, []).append(msg)
+            self._send_sealed(dest, msg)
+
+    def _send_sealed(self, dest: int, msg: dict[str, Any]) -> None:
+        fields = {k: v for k, v in msg.items() if k != "t"}
+        self._send(dest, msg["t"], **fields)
 
     def _learning(self) -> bool:
         """Is a card opened to our seat still waiting for a key? Our seat decides after."""
@@ -684,7 +691,12 @@ class Lockstep:
         self.synced[seat] = True
         self.acked[seat] = max(self.acked[seat], have)
         self._check_hash(seat, have, msg["hash"])
-        # Re-send what only we can send: our own decisions, our commitments and reveals.
+        # Re-send what only we can send: our sealed decks' messages (each openings before the
+        # decision it goes with), our own decisions, our commitments and reveals.
+        for sent in self.sealed_sent.get(seat, []):
+            self._send_sealed(seat, sent)
+        if self.sealed is not None and self.audit_by is not None:
+            self._send(seat, "audit", secret=self.sealed.secret)
         for step in self.record.steps[have:]:
             if step.seat == self.me:
                 self._send(

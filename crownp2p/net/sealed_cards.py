@@ -349,8 +349,12 @@ class SealedCards:
 
     def _on_open(self, seat: int, step: int, keys: list[tuple[int, bytes]]) -> None:
         """``seat`` opens cards to all with its decision for ``step``: kept until our engine
-        comes to that step (the seat may be ahead of us)."""
-        if not self.steps < step <= self.steps + MAX_AHEAD or step in self.openings:
+        comes to that step (the seat may be ahead of us). The same again, sent after its link
+        came back, changes nothing."""
+        kept = self.openings.get(step)
+        if step <= self.steps or (kept and (kept.seat, kept.keys) == (seat, list(keys))):
+            return
+        if not step <= self.steps + MAX_AHEAD or kept is not None:
             raise DeckCheat(seat, f"it opened cards for step {step}, which it cannot decide now")
         self.openings[step] = _Opening(seat, list(keys))
 

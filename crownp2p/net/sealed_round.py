@@ -86,6 +86,8 @@ class SealedShuffle:
         if seat not in self.log.seats or seat == self.me:
             raise DeckCheat(seat, f"it is not another seat of shuffle {self.log.number}")
         if seat in self.log.commitments:
+            if self.log.commitments[seat] == value:
+                return  # (sent again after its link came back)
             raise DeckCheat(seat, f"it sent a second commitment for shuffle {self.log.number}")
         if not isinstance(value, bytes) or len(value) != 32:
             raise DeckCheat(seat, "its commitment is not 32 bytes")
@@ -127,6 +129,9 @@ class SealedShuffle:
             raise DeckCheat(seat, f"it is not another seat of shuffle {n}")
         if stage not in (SHUFFLE, KEYED, REKEY):
             raise DeckCheat(seat, f"it sent a pass of shuffle {n} of no stage we know")
+        done = self._order[: len(self.log.passes)]
+        if (stage, seat) in done and list(cards) == self.log.passes[done.index((stage, seat))]:
+            return  # (sent again after its link came back)
         expected = self.waiting_for
         if expected is None or expected != (stage, seat):
             when = "before every commitment was in" if not self.committed else "out of turn"

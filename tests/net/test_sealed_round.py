@@ -112,13 +112,18 @@ def test_a_pass_out_of_turn_or_stage_or_in_anothers_name_is_refused():
     assert err.value.seat == 0
     watcher.on_pass(0, stage, cards)  # the right one is still taken
     assert watcher.waiting_for == (SHUFFLE, 1)
+    watcher.on_pass(0, stage, cards)  # the same again (its link came back): nothing changes
+    assert watcher.waiting_for == (SHUFFLE, 1) and len(watcher.log.passes) == 1
+    with pytest.raises(DeckCheat, match="out of turn"):
+        watcher.on_pass(0, stage, cards[::-1])  # another pass for a stage it has passed
 
 
 def test_a_second_commitment_or_one_from_outside_is_refused():
     peers = table_of([0, 1])
     peers[1].on_commitment(0, peers[0].commitment())
+    peers[1].on_commitment(0, peers[0].commitment())  # the same again: a link came back
     with pytest.raises(DeckCheat, match="second commitment"):
-        peers[1].on_commitment(0, peers[0].commitment())
+        peers[1].on_commitment(0, bytes(32))
     with pytest.raises(DeckCheat, match="not another seat"):
         peers[1].on_commitment(5, bytes(32))
     with pytest.raises(DeckCheat, match="32 bytes"):

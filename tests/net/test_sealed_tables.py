@@ -26,11 +26,16 @@ from crownp2p.packs import load
 from crownp2p.shell.replay import Replay
 
 SETUP = Setup(piles=NAMED_SUPPLIES["tournament-4"], sealed=True)
+CLEAN = "the audit is clean: every shuffle and card checks out"
 
 
 def finish(table: MemoryTable) -> list[list[Any]]:
     """Run the table to its end and through the audit; each peer's audit and end events."""
     table.connect()
+    return finish_started(table)
+
+
+def finish_started(table: MemoryTable) -> list[list[Any]]:
     for _ in range(30):
         table.pump()
         if all(p.outcome is not None and p.audited for p in table.peers):
@@ -51,7 +56,7 @@ def test_a_sealed_two_seat_game_ends_with_one_hash_and_a_clean_audit(rules2: Rul
     for peer, seen in zip(table.peers, events, strict=True):
         assert peer.outcome is not None and peer.outcome.result != "cheat"
         assert steps(peer) == steps(first)  # the same steps, the same hashes
-        assert seen[-1] == Audited(None, "the audit is clean: every shuffle and card checks out")
+        assert seen[-1] == Audited(None, CLEAN)
     # What travelled: the shuffles' passes and the keys, never a card's name.
     kinds = {m["t"] for _, _, m in table.log}
     assert {"seal", "pass", "keys", "open", "audit"} <= kinds and "commit" not in kinds
@@ -170,3 +175,32 @@ async def test_two_peers_play_a_sealed_game_over_loopback(rules2: Rules, tmp_pat
     session.write_text("".join(f"{line}\n" for line in lines if '"end"' not in line))
     with pytest.raises(NetError, match="sealed decks cannot be resumed"):
         await resume_game(rules2, table.records[1], decider=None, packs=PACKS)
+
+
+def test_a_sealed_game_survives_dropped_links(rules2: Rules) -> None:
+    """The link drops again and again, losing what was in flight (passes, keys, openings):
+    each side sends its sealed messages again once the link is back, and the game still ends
+    with one hash and a clean audit."""
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=1, max_turns=30)
+    table.connect()
+    drops = 0
+    for _ in range(300):
+        for _ in range(5):
+            for seat in (0, 1):
+                table.collect(seat)
+            for (src, dst), queue in table.wire.items():
+                if queue:
+                    table.peers[dst].on_message(src, queue.popleft(), table.now)
+        if all(p.outcome is not None for p in table.peers):
+            break
+        for a, b in ((0, 1), (1, 0)):
+            table.peers[a].on_link_down(b, table.now)
+        table.wire[(0, 1)].clear()
+        table.wire[(1, 0)].clear()
+        drops += 1
+        for a, b in ((0, 1), (1, 0)):
+            table.peers[a].on_link_up(b, table.now)
+    events = finish_started(table)
+    assert drops > 20
+    assert len({p.hash_at(p.applied) for p in table.peers}) == 1
+    assert all(seen[-1] == Audited(None, CLEAN) for seen in events)
