@@ -170,6 +170,9 @@ class Lockstep:
         self.sealed_sent: dict[int, list[dict[str, Any]]] = {}
         self.secrets: dict[int, bytes] = {}
         self.audit_by: float | None = None  # when a seat that has not revealed has refused
+        # Since when our game has waited for the same seats' sealed messages (None: it does
+        # not): past reveal_timeout, the first of them forfeits.
+        self.owed: tuple[list[int], float] | None = None
         self.audited = False
         if game.setup.sealed:
             secret = secret or new_seed()
@@ -198,6 +201,8 @@ class Lockstep:
         times: list[float] = []
         if self.audit_by is not None and not self.audited:
             times.append(self.audit_by)
+        if self.owed is not None and self.outcome is None:
+            times.append(self.owed[1] + self.reveal_timeout)
         if self.outcome is None:
             times += [t + self.reconnect_timeout for t in self.down_since.values() if t is not None]
             r = self.rounds.get(self.round)
@@ -323,6 +328,7 @@ class Lockstep:
         if self.outcome is not None:
             return
         self._start_clock(waiting, now)
+        self._watch_sealed(now)
         if self._judge_absent(now):
             return
         if self.play.finished and self._over():
@@ -572,6 +578,27 @@ class Lockstep:
             self.advance(now)
 
     _on_seal = _on_pass = _on_keys = _on_open = _on_sealed
+
+    def _watch_sealed(self, now: float) -> None:
+        """Start or stop the window for the sealed messages our game waits for."""
+        if self.sealed is None or self.outcome is not None:
+            self.owed = None
+            return
+        owed = self.sealed.owed()
+        if not owed:
+            self.owed = None
+        elif self.owed is None or self.owed[0] != owed:
+            self.owed = (owed, now)
+
+    def _judge_sealed(self, now: float) -> None:
+        if self.owed is not None and now >= self.owed[1] + self.reveal_timeout:
+            seat = self.owed[0][0]
+            self._forfeit(
+                seat,
+                "late-seal",
+                f"{self.seat_name(seat)} did not send its part of a sealed shuffle or a card's "
+                f"key within {self.reveal_timeout:g} s",
+            )
 
     def _cheat(self, cheat: DeckCheat) -> None:
         self._forfeit(cheat.seat, "cheat", f"{self.seat_name(cheat.seat)} cheated: {cheat.what}")
@@ -881,6 +908,9 @@ class Lockstep:
     def on_tick(self, now: float) -> None:
         self._audit_check(now)
         if self._over() or self._judge_absent(now):
+            return
+        self._judge_sealed(now)
+        if self._over():
             return
         due = self._decision_due()
         if due is not None and now >= due and self.clock_for is not None:

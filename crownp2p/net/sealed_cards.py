@@ -230,6 +230,13 @@ class SealedCards:
         if slot.instance is not None and card in self.game.unknown:
             self._learn(card, self.game.cards[slot.instance])
 
+    def owed(self) -> list[int]:
+        """The seats our game waits for, in seat order: a commitment, a pass, or a key."""
+        seats: set[int] = set()
+        for round_ in self.shuffles.values():
+            seats |= round_.owed()
+        return sorted(seats)
+
     def missing(self) -> list[int]:
         """Cards opened to us whose keys are not all in: our seat may not decide, nor may we
         answer chance, before they are."""

@@ -112,6 +112,19 @@ class SealedShuffle:
         nxt = self.waiting_for
         return nxt is not None and nxt[1] == self.me
 
+    def owed(self) -> set[int]:
+        """The other seats we wait for: a commitment, the next pass, or a key for a position
+        our game has opened to us."""
+        seats = set(self.log.seats) - set(self.log.commitments)
+        nxt = self.waiting_for
+        if nxt is not None:
+            seats.add(nxt[1])
+        for position in self._expected:
+            got = self._keys.get(position, {})
+            seats.update(s for s in self.log.seats if s not in got)
+        seats.discard(self.me)
+        return seats
+
     def my_pass(self) -> tuple[str, list[bytes]]:
         """Our pass for the stage it is our turn in: send it to every seat."""
         if not self.my_turn:

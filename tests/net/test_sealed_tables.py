@@ -204,3 +204,23 @@ def test_a_sealed_game_survives_dropped_links(rules2: Rules) -> None:
     assert drops > 20
     assert len({p.hash_at(p.applied) for p in table.peers}) == 1
     assert all(seen[-1] == Audited(None, CLEAN) for seen in events)
+
+
+def test_a_seat_that_withholds_its_pass_forfeits_once_the_window_passes(rules2: Rules) -> None:
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=30)
+    held = [0]
+
+    def hold_passes(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if src == 1 and msg["t"] == "pass" and table.peers[0].applied > 50:
+            held[0] += 1
+            return []
+        return [msg]
+
+    table.tamper = hold_passes
+    table.connect()
+    table.pump()
+    honest = table.peers[0]
+    assert held[0] and honest.outcome is None  # waiting, within its window
+    table.tick(table.peers[0].reveal_timeout + 1)
+    assert honest.outcome is not None and honest.outcome.result == "forfeit"
+    assert honest.outcome.culprit == 1 and "sealed shuffle" in honest.outcome.reason
