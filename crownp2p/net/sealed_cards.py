@@ -238,8 +238,8 @@ class SealedCards:
         return sorted(seats)
 
     def missing(self) -> list[int]:
-        """Cards opened to us whose keys are not all in: our seat may not decide, nor may we
-        answer chance, before they are."""
+        """Cards of the hands we see whose keys are not all in: our seat decides only once
+        they are."""
         game, rules = self.game, self.game.rules
         return [
             c
