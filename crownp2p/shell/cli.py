@@ -153,6 +153,14 @@ def _verify(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=lambda a: _lazy("game_commands", "verify_command")(a))
 
 
+@command("state", "print a record's explicit state at a step, as its seat knew it")
+def _state(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", help="a record file")
+    p.add_argument("--step", type=int, metavar="N", help="after step N (default: the last step)")
+    p.add_argument("--json", action="store_true", help="one line of JSON, not indented")
+    p.set_defaults(run=lambda a: _lazy("game_commands", "state_command")(a))
+
+
 @command("replay", "step through a saved game record, the board drawn at each step")
 def _replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a record file (from `save FILE` or selfplay --record)")

@@ -12,6 +12,7 @@ from typing import Any
 from ..core.cards import CardType
 from ..core.game import CHANCE
 from ..core.record import Record
+from ..core.rules import Rules
 from ..core.setup import Setup
 from ..packs import PackError
 from .cli import CommandError
@@ -159,17 +160,10 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 
 def verify_command(args: argparse.Namespace) -> int:
-    from ..core.record import RecordError, verify
+    from ..core.record import verify
     from ..net.proof import unproven_round, unproven_seating
 
-    try:
-        record = Record.load(args.record)
-    except RecordError as err:
-        raise CommandError(str(err)) from None
-    try:
-        rules = catalog().rules(record.variant)
-    except PackError as err:
-        raise CommandError(f"this record needs {err}") from None
+    record, rules = _record_and_rules(args.record)
     # The seeds first: a forged seed with hashes made to match would replay without a fault.
     wrong = unproven_seating(record, rules.seating.sides) or unproven_round(
         record, list(rules.seating.seats)
@@ -183,6 +177,44 @@ def verify_command(args: argparse.Namespace) -> int:
     print(wrong)
     sys.stdout.flush()
     return 1
+
+
+def state_command(args: argparse.Namespace) -> int:
+    """The explicit state (docs/state.md) after a step of a record. A sealed game's record
+    holds only what its seat knew: every card it could not see is null."""
+    from ..core.record import ReplayError
+
+    record, rules = _record_and_rules(args.record)
+    steps = len(record.steps)
+    step = steps if args.step is None else args.step
+    if not 0 <= step <= steps:
+        raise CommandError(f"--step is a step of the record: 0 to {steps}")
+    try:
+        game = next(g for i, (g, _) in enumerate(record.replay(rules, step)) if i == step)
+    except ReplayError as err:
+        raise CommandError(f"the record does not replay, at step {err.seq}: {err.reason}") from None
+    state = game.to_json()
+    for player, zones in zip(game.players, state["players"], strict=True):
+        for zone in zones:  # (an unknown card holds a stand-in name: not what it is)
+            zones[zone] = [
+                None if c in game.unknown else game.cards[c] for c in getattr(player, zone)
+            ]
+    print(json.dumps(state) if args.json else json.dumps(state, indent=2))
+    return 0
+
+
+def _record_and_rules(path: str) -> tuple[Record, Rules]:
+    """A record file and the rules of its variant, or one sentence why not."""
+    from ..core.record import RecordError
+
+    try:
+        record = Record.load(path)
+    except RecordError as err:
+        raise CommandError(str(err)) from None
+    try:
+        return record, catalog().rules(record.variant)
+    except PackError as err:
+        raise CommandError(f"this record needs {err}") from None
 
 
 def verified(record: Record) -> str:

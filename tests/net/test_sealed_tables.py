@@ -6,6 +6,7 @@ did it; a seat that keeps its secret from the audit is named."""
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +24,7 @@ from crownp2p.net.journal import session_path
 from crownp2p.net.proof import unproven_round
 from crownp2p.net.seating import resume_game
 from crownp2p.packs import load
+from crownp2p.shell.cli import main
 from crownp2p.shell.replay import Replay
 
 SETUP = Setup(piles=NAMED_SUPPLIES["tournament-4"], sealed=True)
@@ -224,3 +226,31 @@ def test_a_seat_that_withholds_its_pass_forfeits_once_the_window_passes(rules2: 
     table.tick(table.peers[0].reveal_timeout + 1)
     assert honest.outcome is not None and honest.outcome.result == "forfeit"
     assert honest.outcome.culprit == 1 and "sealed shuffle" in honest.outcome.reason
+
+
+def test_crownp2p_state_prints_what_the_records_seat_knew(
+    rules2: Rules, tmp_path: Any, capsys: Any
+) -> None:
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=2, max_turns=10)
+    finish(table)
+    peer = table.peers[1]
+    path = tmp_path / "seat1.jsonl"
+    peer.record.meta["seat"] = 1
+    peer.record.save(path)
+    games = [(i, g.clone()) for i, (g, _) in enumerate(peer.record.replay(rules2))]
+    step, replayed = next(
+        (i, g) for i, g in games[len(games) // 2 :] if set(g.players[0].hand) & g.unknown
+    )
+    assert main(["state", str(path), "--step", str(step), "--json"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    mine, theirs = state["players"][1], state["players"][0]
+    # Its own hand by name; the other hand's cards it never saw, and every deck card it does
+    # not know, as null; the public piles as they are.
+    assert mine["hand"] and None not in mine["hand"]
+    assert None in theirs["hand"] and None in theirs["deck"] + mine["deck"]
+    for player, zones in zip(replayed.players, state["players"], strict=True):
+        for zone in ("deck", "hand"):
+            hidden = [c in replayed.unknown for c in getattr(player, zone)]
+            assert [name is None for name in zones[zone]] == hidden
+        assert None not in zones["discard"] + zones["in_play"]
+    assert main(["state", str(path), "--step", "100000"]) == 2
