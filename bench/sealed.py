@@ -16,8 +16,8 @@ group's scalar multiplication, measured in the same run.
 
 Each peer's share is timed alone, with ``time.process_time``, as the median of ``--repeat`` runs.
 The passes of the seats around it are computed before the clock starts: on a table they are
-other processes' work. Sealed decks are not yet played at tables (issue 12); this measures the
-cryptography they will use. The last line is JSON.
+other processes' work. This measures the cryptography alone; ``bench/sealed_game.py`` times
+whole sealed games over loopback. The last line is JSON.
 """
 
 from __future__ import annotations
