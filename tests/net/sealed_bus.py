@@ -126,7 +126,7 @@ class Bus:
                 peer.ours = decision
                 if not ready:
                     return True
-            elif not cards._private(game.openings(peer.ours)):
+            elif not cards.ours_ready(peer.ours):
                 return False
             decision, peer.ours = peer.ours, None
         else:
