@@ -10,6 +10,7 @@ from crownp2p.core.board import parse_square
 from crownp2p.core.game import CHANCE, Game
 from crownp2p.core.setup import FIRST_GAME, NAMED_SUPPLIES, Setup, parse_supply
 from crownp2p.core.standard import card_registry, unit_registry
+from crownp2p.shell.render import prompt_line
 
 
 def moves_of(fen: str, square: str) -> tuple[list[str], list[str]]:
@@ -423,6 +424,7 @@ def test_a_sealed_card_put_back_face_down_is_named_by_its_place_in_the_hand() ->
     play(g, "play Vigilance 2")
     assert g.legal() == [("topdeck", "1"), ("topdeck", "2"), ("topdeck", "3")]
     assert "`topdeck 1` to `topdeck 3`" in g.why_illegal(("topdeck", "Tower"))
+    assert "`topdeck 1` Tower, `topdeck 2` Peon, `topdeck 3` Guard" in prompt_line(g, 0)
     play(g, "topdeck 2")
     assert g.log[-1] == "blue: puts a card on top of their deck"  # no name, for anyone
     assert [g.cards[c] for c in g.players[0].deck] == ["Peon"]

@@ -387,6 +387,9 @@ def prompt_line(game: Game, seat: int, tally: Any = None) -> str:
         )
         return f"{buys}, {game.this_turn.gold} gold: {_choices(words)}"
     text = prompt.text[:1].upper() + prompt.text[1:]
+    if prompt.kind == "topdeck" and game.setup.sealed:  # (by place in the hand: say which)
+        hand = game.players[seat].hand
+        text += ": " + ", ".join(f"`topdeck {i}` {game.cards[c]}" for i, c in enumerate(hand, 1))
     if ("done",) in legal:
         text += " (`done` to stop)"
     return f"{text} (Tab lists the choices)"
