@@ -641,7 +641,7 @@ class Lockstep:
             return
         try:
             orders = self.sealed.audit(self.secrets)
-            self.sealed.replay([(st.seat, st.decision) for st in self.record.steps], orders)
+            self.sealed.replay(self.record.steps, orders)
         except DeckCheat as cheat:
             self._verdict(cheat)
             return

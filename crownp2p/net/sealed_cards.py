@@ -35,6 +35,7 @@ from typing import Any
 
 from ..core.decisions import Decision, IllegalDecision
 from ..core.game import Game
+from ..core.record import Opened, Step
 from .sealed_deck import (
     SEED_BYTES,
     DeckCheat,
@@ -86,9 +87,6 @@ class SealedCards:
         self.openings: dict[int, _Opening] = {}  # step number -> what its decision opens
         self._made: tuple[int, int, int] | None = None  # the shuffle answered: number, first, n
         self.sealed = 0  # sealed shuffles our engine has applied
-        # For the audit's replay: what every seat opened to all before each decision, by the
-        # number of steps applied before it.
-        self.opened_before: dict[int, list[tuple[int, str]]] = {}
         self.steps = 0
         # Every card our engine learnt since the last step, and whether to all: for the record.
         self.learnt: list[tuple[int, str, bool]] = []
@@ -293,10 +291,12 @@ class SealedCards:
             if not opening.checked:
                 self._check_opening(opening)
             instances = [self._opened(card) for card, _ in opening.keys]
-            if None in instances:
+            pairs = zip(opening.keys, instances, strict=True)
+            found = [(card, i) for (card, _), i in pairs if i is not None]
+            if len(found) < len(instances):
                 return False
-            for (card, _), instance in zip(opening.keys, instances, strict=True):
-                self._learn_to_all(card, self.game.cards[instance or 0])
+            for card, instance in found:
+                self._learn_to_all(card, self.game.cards[instance])
             del self.openings[self.steps + 1]
         try:
             opened = self.game.openings(decision)
@@ -329,9 +329,8 @@ class SealedCards:
     def _learn_to_all(self, card: int, name: str) -> None:
         self.game.learn(card, name, to_all=True)
         self.learnt.append((card, name, True))
-        self.opened_before.setdefault(self.steps, []).append((card, name))
 
-    def take_learnt(self) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]:
+    def take_learnt(self) -> tuple[Opened, Opened]:
         """What our engine learnt since this was last asked: the cards opened to every seat,
         and those opened to us alone, for the record's next step."""
         learnt, self.learnt = self.learnt, []
@@ -412,22 +411,23 @@ class SealedCards:
             orders[number] = names
         return orders
 
-    def replay(self, steps: list[tuple[int, Decision]], orders: dict[int, list[str]]) -> Game:
-        """The whole game again, by an engine that knows every card: each sealed deck's order
-        from the audit (``orders``), and what each seat opened to all before its decisions.
-        It refuses what the seats' engines took on trust (a `done` claiming that no training
-        card fits): DeckCheat names the seat and the step. The replayed game, at the end."""
+    def replay(self, steps: Iterable[Step], orders: dict[int, list[str]]) -> Game:
+        """The whole game again (``steps``: the record's, with what each seat opened to all
+        before its decisions), by an engine that knows every card: each sealed deck's order
+        from the audit (``orders``). It refuses what the seats' engines took on trust (a `done`
+        claiming that no training card fits): DeckCheat names the seat and the step. The
+        replayed game, at the end."""
         game = Game(self.game.rules, self.game.setup)
         sealed = 0
-        for index, (seat, decision) in enumerate(steps):
-            step = index + 1
+        for step in steps:
+            decision = step.decision
             try:
-                for card, name in self.opened_before.get(index, []):
+                for card, name in step.opened:
                     game.learn(card, name, to_all=True)
                 game.apply(decision)
             except IllegalDecision as err:
-                what = f"step {step} does not hold with every card known: {err}"
-                raise DeckCheat(seat, what) from None
+                what = f"step {step.seq} does not hold with every card known: {err}"
+                raise DeckCheat(step.seat, what) from None
             if decision == ("sealed",):
                 sealed += 1
                 fresh = sorted(game.unknown)

@@ -15,6 +15,7 @@ from crownp2p.bots import make_bot
 from crownp2p.bots.base import Bot
 from crownp2p.core.decisions import Decision, IllegalDecision
 from crownp2p.core.game import CHANCE, Game
+from crownp2p.core.record import Step
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import Setup
 from crownp2p.core.shuffle import SeedSource
@@ -38,6 +39,7 @@ class Peer:
     decided: dict[int, deque[Decision]] = field(default_factory=dict)  # seat -> its decisions
     ours: Decision | None = None  # sent, waiting for what it opens to us
     steps: list[tuple[int, Decision]] = field(default_factory=list)
+    record: list[Step] = field(default_factory=list)  # as the Lockstep records it
     hashes: list[str] = field(default_factory=list)
     # Every card the rules have let this seat see so far, by the engine's own account: cards
     # of the hands it sees, cards every seat has seen, hands its Astrology looked at.
@@ -144,6 +146,8 @@ class Bus:
         if decision is None:
             return False
         game.apply(decision)
+        opened, seen = cards.take_learnt()
+        peer.record.append(Step(len(peer.steps) + 1, seat, decision, "", None, opened, seen))
         cards.after_step(seat, decision)
         self.flush(peer)
         peer.steps.append((seat, decision))

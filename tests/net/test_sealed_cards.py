@@ -39,7 +39,7 @@ def played(bus: Bus, max_steps: int | None = None) -> None:
     orders = bus.audit()
     for peer in bus.peers:
         assert orders[peer.seat] == orders[first.seat]
-        truth = peer.cards.replay(peer.steps, orders[peer.seat])
+        truth = peer.cards.replay(peer.record, orders[peer.seat])
         assert truth.public_hash() == peer.game.public_hash()
         # What each engine knows is true, and it never held keys the rules kept from it.
         for player in peer.game.players:
@@ -176,7 +176,7 @@ def test_a_false_claim_that_no_training_card_fits_is_caught_by_the_audit(
     orders = bus.audit()
     honest = bus.peers[1 - liar]
     with pytest.raises(DeckCheat, match="does not hold with every card known") as err:
-        honest.cards.replay(honest.steps, orders[honest.seat])
+        honest.cards.replay(honest.record, orders[honest.seat])
     assert err.value.seat == liar
 
 
