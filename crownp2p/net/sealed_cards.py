@@ -78,6 +78,8 @@ class SealedCards:
         self.seats = list(game.rules.seating.seats)
         self.secret = secret  # this seat's game secret: every shuffle seed comes from it
         self.shuffles: dict[int, SealedShuffle] = {}
+        self.unsettled: dict[int, SealedShuffle] = {}  # the rounds we may still wait on
+        self.tables: dict[int, dict[bytes, int]] = {}  # shuffle -> point -> instance going in
         self.went_in: dict[int, list[int]] = {}  # shuffle -> the instances it took, in order
         self.slots: dict[int, _Slot] = {}  # card id -> where it lies in its sealed deck
         self.outbox: Outbox = []
@@ -116,8 +118,7 @@ class SealedCards:
 
     def _table(self, number: int) -> dict[bytes, int]:
         """Point -> instance, for the cards that went into shuffle ``number``."""
-        start = self.shuffles[number].log.start
-        return dict(zip(start, self.went_in[number], strict=True))
+        return self.tables[number]
 
     # ================================================================ shuffles
 
@@ -146,7 +147,8 @@ class SealedCards:
         start = [card_point(self.game_id, i) for i in went_in]
         seed = shuffle_seed(self.secret, self.game_id, number)
         round_ = SealedShuffle(self.game_id, number, self.seats, self.me, start, seed)
-        self.shuffles[number] = round_
+        self.shuffles[number] = self.unsettled[number] = round_
+        self.tables[number] = dict(zip(start, went_in, strict=True))
         self._send(self.seats, "seal", shuffle=number, commit=round_.commitment())
         for sender, kind, msg in self.early.pop(number, []):
             self._shuffle_message(sender, kind, msg)
@@ -204,7 +206,7 @@ class SealedCards:
         is in."""
         slot = self.slots[card]
         if slot.instance is None:
-            round_ = self.shuffles[slot.shuffle]
+            round_ = self.unsettled[slot.shuffle] = self.shuffles[slot.shuffle]
             slot.instance = round_.expect(slot.position, self._table(slot.shuffle))
         return slot.instance
 
@@ -231,8 +233,11 @@ class SealedCards:
     def owed(self) -> list[int]:
         """The seats our game waits for, in seat order: a commitment, a pass, or a key."""
         seats: set[int] = set()
-        for round_ in self.shuffles.values():
-            seats |= round_.owed()
+        for number, round_ in list(self.unsettled.items()):
+            owed = round_.owed()
+            if not owed and round_.final is not None:
+                del self.unsettled[number]  # (until our game opens another of its cards to us)
+            seats |= owed
         return sorted(seats)
 
     def missing(self) -> list[int]:

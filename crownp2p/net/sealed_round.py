@@ -75,6 +75,8 @@ class SealedShuffle:
         self._order = pass_order(seats)
         self._keys: dict[int, dict[int, bytes]] = {}  # position -> seat -> its key, to us
         self._expected: set[int] = set()  # positions our game has opened to us
+        self._unkeyed: set[int] = set()  # those of them still waiting for a seat's key
+        self._passes = len(self._order)
 
     # ------------------------------------------------------------------ commitments
 
@@ -115,11 +117,13 @@ class SealedShuffle:
     def owed(self) -> set[int]:
         """The other seats we wait for: a commitment, the next pass, or a key for a position
         our game has opened to us."""
+        if not self._unkeyed and len(self.log.passes) == self._passes:
+            return set()  # (sealed, and every key asked for is in: most rounds, most of a game)
         seats = set(self.log.seats) - set(self.log.commitments)
         nxt = self.waiting_for
         if nxt is not None:
             seats.add(nxt[1])
-        for position in self._expected:
+        for position in self._unkeyed:
             got = self._keys.get(position, {})
             seats.update(s for s in self.log.seats if s not in got)
         seats.discard(self.me)
@@ -175,7 +179,9 @@ class SealedShuffle:
         until :meth:`on_key` completes it."""
         if self.final is None or not 0 <= position < len(self._deck):
             raise ValueError(f"shuffle {self.log.number} has no sealed position {position}")
-        self._expected.add(position)
+        if position not in self._expected:
+            self._expected.add(position)
+            self._unkeyed.add(position)
         return self._open(position, table)
 
     def on_key(
@@ -204,6 +210,7 @@ class SealedShuffle:
         got = self._keys.get(position, {})
         if position not in self._expected or len(got) < len(self.log.seats) - 1:
             return None
+        self._unkeyed.discard(position)
         keys = [*got.values(), self.position_key(position)]
         instance = open_card(self._deck[position], keys, table)
         if instance is None:
