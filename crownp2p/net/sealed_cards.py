@@ -146,7 +146,10 @@ class SealedCards:
         went_in = self.went_in[number] = [self.instance(c) for c in player.deck + player.discard]
         start = [card_point(self.game_id, i) for i in went_in]
         seed = shuffle_seed(self.secret, self.game_id, number)
-        round_ = SealedShuffle(self.game_id, number, self.seats, self.me, start, seed)
+        # The deck's owner passes last: at two seats the other seat's re-key pass is then the
+        # last, and its keys for the cards the owner draws go out with it, saving a trip.
+        seats = [s for s in self.seats if s != seat] + [seat]
+        round_ = SealedShuffle(self.game_id, number, seats, self.me, start, seed)
         self.shuffles[number] = self.unsettled[number] = round_
         self.tables[number] = dict(zip(start, went_in, strict=True))
         self._send(self.seats, "seal", shuffle=number, commit=round_.commitment())

@@ -44,8 +44,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets as _secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from cryptography.hazmat.primitives import hashes
@@ -166,6 +168,26 @@ def _mul(scalar: bytes, point: bytes) -> bytes:
     return result
 
 
+_CORES = min(os.cpu_count() or 1, 4)
+_SPLIT_FROM = 8  # (fewer multiplications than this are not worth handing to threads)
+_pool: ThreadPoolExecutor | None = None
+
+
+def _mul_all(pairs: Sequence[tuple[bytes, bytes]]) -> list[bytes]:
+    """``[k·P for k, P in pairs]``, in order. libsodium lets go of Python's lock while it
+    multiplies, so a long list is split between threads, one per core (up to four): a pass is
+    the one thing a shuffle's seats wait for, and the others wait idle meanwhile."""
+    global _pool
+    if _CORES == 1 or len(pairs) < _SPLIT_FROM:
+        return [_mul(k, p) for k, p in pairs]
+    if _pool is None:
+        _pool = ThreadPoolExecutor(_CORES, thread_name_prefix="sealed-deck")
+    step = -(-len(pairs) // _CORES)
+    chunks = [pairs[i : i + step] for i in range(0, len(pairs), step)]
+    done = _pool.map(lambda chunk: [_mul(k, p) for k, p in chunk], chunks)
+    return [point for chunk in done for point in chunk]
+
+
 def _check_size(deck: Sequence[object], mine: ShuffleSecrets) -> None:
     if len(deck) != mine.size:
         raise ValueError(f"the deck has {len(deck)} cards, the secrets are for {mine.size}")
@@ -198,13 +220,13 @@ def run_pass(stage: str, deck: Sequence[bytes], mine: ShuffleSecrets) -> list[by
     * re-key: swap the pass key for the key of each position."""
     _check_size(deck, mine)
     if stage == SHUFFLE:
-        return [_mul(mine.pass_key, deck[i]) for i in mine.order]
+        return _mul_all([(mine.pass_key, deck[i]) for i in mine.order])
     keys = mine.position_keys
     if stage == KEYED:
-        return [_mul(keys[j], deck[i]) for j, i in enumerate(mine.order)]
+        return _mul_all([(keys[j], deck[i]) for j, i in enumerate(mine.order)])
     if stage == REKEY:
         lift = _inverse(mine.pass_key)
-        return [_mul(_times(key, lift), point) for key, point in zip(keys, deck, strict=True)]
+        return _mul_all([(_times(key, lift), point) for key, point in zip(keys, deck, strict=True)])
     raise ValueError(f"no stage {stage!r}")
 
 
@@ -220,22 +242,30 @@ def honest_passes(
 
 
 def check_pass(seat: int, before: Sequence[bytes], after: Sequence[bytes]) -> list[bytes]:
-    """What a peer can check of another seat's pass as it arrives (the rest waits for the
-    audit): as many cards as went in, each a valid point of the prime-order subgroup, no two
-    alike (a pass that duplicates a card, or drops one for a copy of another, shows at once).
-    Returns ``after`` as a list of bytes."""
+    """What a peer checks of another seat's pass as it arrives (the rest waits for the
+    audit): as many cards as went in, each 32 bytes, no two alike (a pass that duplicates a
+    card, or drops one for a copy of another, shows at once). Returns ``after`` as a list.
+
+    Whether each is a point of the prime-order group is checked by the first multiplication
+    that uses it (:func:`is_point`): libsodium refuses any other point, so no seat's secret ever
+    touches one. Checking every point here as well would cost half a multiplication a card,
+    on the path every seat waits on."""
     if len(after) != len(before):
         raise DeckCheat(seat, f"its pass returned {len(after)} cards for {len(before)}")
     out = []
     for point in after:
         if not isinstance(point, bytes) or len(point) != POINT_BYTES:
             raise DeckCheat(seat, "its pass holds something that is not a 32-byte point")
-        if not sodium.crypto_core_ed25519_is_valid_point(point):
-            raise DeckCheat(seat, "its pass holds a point outside the prime-order group")
         out.append(point)
     if len(set(out)) != len(out):
         raise DeckCheat(seat, "its pass holds the same card twice")
     return out
+
+
+def is_point(point: bytes) -> bool:
+    """Is ``point`` in the prime-order group (not of small or mixed order)? Asked when a
+    multiplication refused it, to tell a bad point from a bad key."""
+    return bool(sodium.crypto_core_ed25519_is_valid_point(point))
 
 
 # ====================================================================== opening

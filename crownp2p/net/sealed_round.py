@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from nacl.exceptions import RuntimeError as SodiumError
+
 from .sealed_deck import (
     KEYED,
     REKEY,
@@ -35,6 +37,7 @@ from .sealed_deck import (
     ShuffleSecrets,
     check_pass,
     commitment,
+    is_point,
     open_card,
     pass_order,
     run_pass,
@@ -133,10 +136,20 @@ class SealedShuffle:
         """Our pass for the stage it is our turn in: send it to every seat."""
         if not self.my_turn:
             raise RuntimeError("it is not our turn to pass")
-        stage, _ = self._order[len(self.log.passes)]
-        deck = run_pass(stage, self._deck, self.mine)
+        done = len(self.log.passes)
+        stage, _ = self._order[done]
+        try:
+            deck = run_pass(stage, self._deck, self.mine)
+        except SodiumError:  # (a point of the last pass that libsodium will not multiply)
+            raise self._bad_point(done - 1) from None
         self.log.passes.append(deck)
         return stage, deck
+
+    def _bad_point(self, index: int) -> DeckCheat:
+        stage, seat = self._order[index]
+        return DeckCheat(
+            seat, f"its {stage} pass of shuffle {self.log.number} holds a point outside the group"
+        )
 
     def on_pass(self, seat: int, stage: str, cards: Sequence[bytes]) -> None:
         """Another seat's pass: refused unless it is that seat's turn at that stage, and unless
@@ -214,5 +227,7 @@ class SealedShuffle:
         keys = [*got.values(), self.position_key(position)]
         instance = open_card(self._deck[position], keys, table)
         if instance is None:
+            if not is_point(self._deck[position]):
+                raise self._bad_point(len(self.log.passes) - 1)
             raise BadOpening(self.log.number, position)
         return instance

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from nacl import bindings as sodium
 
 from crownp2p.net.sealed_deck import (
     REKEY,
@@ -202,3 +203,60 @@ def test_bad_keys_are_refused_by_name():
     peers[1].on_key(0, 2, key, table)  # the same key again (seen by one seat, then by all)
     with pytest.raises(DeckCheat, match="another key for position 2"):
         peers[1].on_key(0, 2, peers[0].position_key(3), table)
+
+
+# ---------------------------------------------------------------------- points outside the group
+
+TORSION = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+NOT_IN_THE_GROUP = {
+    "the identity": (1).to_bytes(32, "little"),
+    "a point of order 4": bytes(32),
+    "no point at all": b"\xff" * 32,
+    "a point of mixed order": None,  # (a card of the pass plus a point of order 8)
+}
+
+
+def spoil(cards, what):
+    bad = NOT_IN_THE_GROUP[what] or sodium.crypto_core_ed25519_add(cards[3], TORSION)
+    return [*cards[:3], bad, *cards[4:]]
+
+
+@pytest.mark.parametrize("what", NOT_IN_THE_GROUP)
+def test_a_point_outside_the_group_is_refused_by_the_pass_that_would_lock_it(what):
+    """Seat 0's shuffle pass carries a point outside the prime-order group: seat 1 takes the
+    pass (only its length and distinct cards are checked as it arrives), and its own pass,
+    which would multiply the point by its keys, refuses it and names seat 0."""
+    peers = table_of([0, 1])
+    for me, peer in peers.items():
+        peers[1 - me].on_commitment(me, peer.commitment())
+    stage, cards = peers[0].my_pass()
+    peers[1].on_pass(0, stage, spoil(cards, what))
+    with pytest.raises(DeckCheat, match="shuffle pass of shuffle 1 holds a point outside") as err:
+        peers[1].my_pass()
+    assert err.value.seat == 0
+
+
+@pytest.mark.parametrize("what", NOT_IN_THE_GROUP)
+def test_a_point_outside_the_group_in_the_sealed_deck_is_refused_when_its_position_opens(what):
+    """The last pass (seat 0's re-key, at two seats) is never multiplied by a pass: a point
+    outside the group in it is refused when its position is opened, naming seat 0; the
+    positions around it open as usual."""
+    peers = table_of([0, 1])
+    for me, peer in peers.items():
+        peers[1 - me].on_commitment(me, peer.commitment())
+    for seat in (0, 1):
+        stage, cards = peers[seat].my_pass()
+        peers[1 - seat].on_pass(seat, stage, cards)
+    stage, cards = peers[0].my_pass()
+    assert (stage, peers[1].waiting_for) == (REKEY, (REKEY, 0))
+    peers[1].on_pass(0, stage, spoil(cards, what))
+    table = card_table(GAME, CARDS)
+    peers[1].expect(2, table)
+    assert peers[1].on_key(0, 2, peers[0].position_key(2), table) is not None
+    peers[1].expect(3, table)
+    with pytest.raises(DeckCheat, match="re-key pass of shuffle 1 holds a point outside") as err:
+        peers[1].on_key(0, 3, peers[0].position_key(3), table)
+    assert err.value.seat == 0
+    with pytest.raises(DeckCheat, match="re-key pass of shuffle 1 does not follow") as err:
+        audit([peers[1].log], {(1, s): seed(s, 1) for s in (0, 1)})
+    assert err.value.seat == 0
