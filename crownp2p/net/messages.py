@@ -141,7 +141,8 @@ COMMITS = array(pair(KEY, DIGEST), MAX_SEATS, min_len=2)  # (static key, commitm
 MAX_DECK = 1024
 MAX_CARD = 1 << 24
 POINT = binary(32)
-CARD_KEYS = array(pair(integer(0, MAX_CARD), binary(32)), 64, min_len=1)
+MAX_CARD_KEYS = 64
+CARD_KEYS = array(pair(integer(0, MAX_CARD), binary(32)), MAX_CARD_KEYS, min_len=1)
 
 SCHEMAS: dict[str, dict[str, Check]] = {
     # ---- handshake

@@ -36,6 +36,7 @@ from typing import Any
 from ..core.decisions import Decision, IllegalDecision
 from ..core.game import Game
 from ..core.record import Opened, Step
+from .messages import MAX_CARD_KEYS
 from .sealed_deck import (
     SEED_BYTES,
     DeckCheat,
@@ -83,6 +84,7 @@ class SealedCards:
         self.went_in: dict[int, list[int]] = {}  # shuffle -> the instances it took, in order
         self.slots: dict[int, _Slot] = {}  # card id -> where it lies in its sealed deck
         self.outbox: Outbox = []
+        self.keys_out: dict[int, list[list[Any]]] = {}  # seat -> [card, our key] to send it
         self.given: set[tuple[int, int]] = set()  # (card, seat) that has our key
         self.early: dict[int, list[tuple[int, str, Any]]] = {}  # shuffle -> early messages
         self.early_keys: list[tuple[int, int, bytes]] = []  # (seat, card, key) for cards to come
@@ -96,7 +98,13 @@ class SealedCards:
     # ================================================================ out
 
     def take_outbox(self) -> Outbox:
+        """What to send, in order; our keys last, one message to each seat (each message
+        costs every peer more than its keys do)."""
         out, self.outbox = self.outbox, []
+        for seat, keys in sorted(self.keys_out.items()):
+            for i in range(0, len(keys), MAX_CARD_KEYS):
+                out.append((seat, {"t": "keys", "keys": keys[i : i + MAX_CARD_KEYS]}))
+        self.keys_out = {}
         return out
 
     def _send(self, to: Iterable[int], kind: str, **fields: Any) -> None:
@@ -202,7 +210,7 @@ class SealedCards:
         for seat in seats:
             if seat != self.me and (card, seat) not in self.given:
                 self.given.add((card, seat))
-                self._send([seat], "keys", keys=[[card, key]])
+                self.keys_out.setdefault(seat, []).append([card, key])
 
     def _opened(self, card: int) -> int | None:
         """The game opens ``card`` to us: the instance it holds, once every other seat's key

@@ -99,9 +99,9 @@ def test_a_wrong_key_opens_no_card_and_the_audit_names_who_sent_it() -> None:
     other_key = bytes(32)
 
     def wrong(item: dict[str, Any]) -> dict[str, Any]:
-        [[card, key]] = item["keys"]
+        [card, key], *rest = item["keys"]
         bad = bytes([key[0] ^ 1]) + key[1:]
-        return {**item, "keys": [[card, bad or other_key]]}
+        return {**item, "keys": [[card, bad or other_key], *rest]}
 
     cheat_on(bus, 1, "keys", wrong)
     with pytest.raises(BadOpening):

@@ -82,8 +82,8 @@ def test_a_wrong_key_on_the_wire_ends_the_game_as_the_cheat_of_its_sender(rules2
     def wrong_key(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
         if src == 1 and msg["t"] == "keys" and changed[0] == 0:
             changed[0] += 1
-            [[card, key]] = msg["keys"]
-            return [{**msg, "keys": [[card, bytes([key[0] ^ 1]) + key[1:]]]}]
+            [card, key], *rest = msg["keys"]
+            return [{**msg, "keys": [[card, bytes([key[0] ^ 1]) + key[1:]], *rest]}]
         return [msg]
 
     table.tamper = wrong_key
