@@ -199,8 +199,12 @@ class Lockstep:
     def next_deadline(self) -> float | None:
         """When :meth:`on_tick` next has something to check."""
         times: list[float] = []
-        if self.audit_by is not None and not self.audited:
-            times.append(self.audit_by)
+        if self._auditing():
+            # Once every secret is in, at once: the audit runs at a tick, so that the end of
+            # the game is told before the audit's CPU, not after.
+            everyone = all(s in self.secrets for s in self.peers)
+            assert self.audit_by is not None
+            times.append(self._now if everyone else self.audit_by)
         if self.owed is not None and self.outcome is None:
             times.append(self.owed[1] + self.reveal_timeout)
         if self.outcome is None:
@@ -613,7 +617,6 @@ class Lockstep:
         assert self.sealed is not None
         self._send(None, "audit", force=True, secret=self.sealed.secret)
         self.audit_by = self._now + self.reveal_timeout
-        self._audit_check()
 
     def _on_audit(self, seat: int, msg: dict[str, Any], now: float) -> None:
         if self.sealed is None:
@@ -626,13 +629,23 @@ class Lockstep:
             # A seat reveals its secret only once its game is over: it stops the game, which
             # is its forfeit, unless the audit finds that someone cheated.
             self._conclude_forfeit(seat, f"{self.seat_name(seat)} stopped the game for an audit")
-        self._audit_check()
 
-    def _audit_check(self, now: float | None = None) -> None:
-        if self.sealed is None or self.audited or self.outcome is None or self.audit_by is None:
+    def _auditing(self) -> bool:
+        """Has the game ended, our secret gone out, and the verdict still to come?"""
+        return (
+            self.sealed is not None
+            and not self.audited
+            and self.outcome is not None
+            and self.audit_by is not None
+        )
+
+    def _audit_check(self, now: float) -> None:
+        """At a tick: the audit, once every seat's secret is in or its time is up."""
+        if not self._auditing():
             return
+        assert self.audit_by is not None and self.sealed is not None
         missing = [s for s in self.peers if s not in self.secrets]
-        if missing and (now is None or now < self.audit_by):
+        if missing and now < self.audit_by:
             return
         self.audited = True
         if missing:

@@ -98,6 +98,9 @@ class MemoryTable:
             if not progressed:
                 for p in self.peers:
                     p.idle()
+                    due = p.next_deadline()
+                    if due is not None and due <= self.now:  # (as a session wakes for it)
+                        p.on_tick(self.now)
                     self.collect(self.peers.index(p))
                 if not any(self.wire.values()):
                     return moved
