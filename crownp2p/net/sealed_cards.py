@@ -86,6 +86,7 @@ class SealedCards:
         self.outbox: Outbox = []
         self.keys_out: dict[int, list[list[Any]]] = {}  # seat -> [card, our key] to send it
         self.given: set[tuple[int, int]] = set()  # (card, seat) that has our key
+        self.dealt: set[int] = set()  # sealed cards drawn into a hand: keys given, asked for
         self.early: dict[int, list[tuple[int, str, Any]]] = {}  # shuffle -> early messages
         self.early_keys: list[tuple[int, int, bytes]] = []  # (seat, card, key) for cards to come
         self.openings: dict[int, _Opening] = {}  # step number -> what its decision opens
@@ -196,8 +197,9 @@ class SealedCards:
         rules, game = self.game.rules, self.game
         for owner, player in enumerate(game.players):
             for card in player.hand:
-                if card not in self.slots or card in game.shown:
+                if card in self.dealt or card not in self.slots or card in game.shown:
                     continue
+                self.dealt.add(card)  # (a card put back and drawn again is given already)
                 viewers = [t for t in self.seats if rules.sees_hand(t, owner)]
                 self._give(card, viewers)
                 if self.me in viewers:

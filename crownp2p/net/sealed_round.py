@@ -176,7 +176,7 @@ class SealedShuffle:
     @property
     def final(self) -> list[bytes] | None:
         """The sealed deck, top first, once the last pass is in."""
-        return self.log.final
+        return self.log.passes[-1] if len(self.log.passes) == self._passes else None
 
     def position_key(self, position: int) -> bytes:
         """Our key for one position of the sealed deck, to release to whoever may see it."""
