@@ -429,3 +429,23 @@ def test_a_sealed_card_put_back_face_down_is_named_by_its_place_in_the_hand() ->
     assert g.log[-1] == "blue: puts a card on top of their deck"  # no name, for anyone
     assert [g.cards[c] for c in g.players[0].deck] == ["Peon"]
     assert hand(g, 0) == ["Guard", "Tower"]
+
+
+def test_a_sealed_shuffle_of_cards_all_of_one_name_seals_nothing() -> None:
+    # Vigilance draws a card from an empty deck: the discard pile is shuffled first.
+    g = sealed_action_phase(False, hand=["Vigilance", "Tower"], discard=["Peon", "Peon"])
+    play(g, "play Vigilance 2")
+    assert g.prompt().seat == CHANCE and g.chance == {"kind": "shuffle", "seat": 0}
+    # Sealed: two Peons in either order are the same deck, so chance is not asked, and every
+    # seat knows the card drawn and the one left (fresh cards, as a sealed shuffle makes).
+    g = sealed_action_phase(True, hand=["Vigilance", "Tower"], discard=["Peon", "Peon"])
+    before = len(g.cards)
+    play(g, "play Vigilance 2")
+    assert g.prompt().seat != CHANCE and g.log[-1] == "blue: shuffles"
+    drawn, [left] = g.players[0].hand[-1], g.players[0].deck
+    assert min(drawn, left) >= before and {drawn, left} <= g.shown
+    assert g.cards[drawn] == g.cards[left] == "Peon" and not g.unknown
+    # Two names: the order is a secret again, and the seats seal it.
+    g = sealed_action_phase(True, hand=["Vigilance", "Tower"], discard=["Peon", "Guard"])
+    play(g, "play Vigilance 2")
+    assert g.prompt().seat == CHANCE and g.chance == {"kind": "shuffle", "seat": 0}

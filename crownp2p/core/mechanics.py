@@ -268,8 +268,25 @@ class Mechanics(GameState):
             return True
         if not player.discard:
             return False
+        return True if self.ask_to_shuffle(seat) else None
+
+    def ask_to_shuffle(self, seat: int) -> bool:
+        """Shuffle ``seat``'s discard pile into its deck: chance is asked (a chance prompt is
+        now pending: False). In a sealed game, cards going in that all have one name (a single
+        card, most often) are put in the deck at once (True): no order of them differs from
+        another, so there is nothing to seal, and every seat knows each card (ruling 35)."""
+        player = self.players[seat]
+        went_in = player.deck + player.discard
+        if self.setup.sealed and len({self.cards[c] for c in went_in}) == 1:
+            # Fresh cards, as from any sealed shuffle: a card that went in is never seen again,
+            # so Game.openings can tell a card played from one that stayed in the hand.
+            player.deck, player.discard = [self.new_card(self.cards[c]) for c in went_in], []
+            self.shown.difference_update(went_in)
+            self.shown.update(player.deck)
+            self.note(f"{self.seat_name(seat)}: shuffles")
+            return True
         self.chance = {"kind": "shuffle", "seat": seat}
-        return None
+        return False
 
     def draw_one(self, seat: int) -> bool | None:
         """Draw a card: as :meth:`deck_ready`, and the card is in the hand when True."""

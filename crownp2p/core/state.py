@@ -114,8 +114,9 @@ class GameState:
         self.winner: int | None = None  # winning side; None with over=True is a draw
         self.log: list[str] = []
         # Cards in a deck or a hand whose name every seat has seen since that deck was last
-        # shuffled (a revealed top card kept, the card Wish found): for the public hash. Not in
-        # the explicit state, so a game loaded from one starts with none.
+        # shuffled (a revealed top card kept, the card Wish found), or knows (the cards of a
+        # sealed game's deck all of one name): for the public hash. Not in the explicit state,
+        # so a game loaded from one starts with none.
         self.shown: set[int] = set()
         # Cards in a deck or a hand whose name this engine does not know (a sealed game: the
         # cards of a sealed shuffle, and what another seat drew). Each holds a stand-in name

@@ -1063,8 +1063,9 @@ class _Shuffle(EffectStep):
         if f.has(_SHUFFLED):
             f.drop(_SHUFFLED)
             return True
+        if g.ask_to_shuffle(f.seat):
+            return True
         f.put(_SHUFFLED, 1)
-        g.chance = {"kind": "shuffle", "seat": f.seat}
         return False
 
 

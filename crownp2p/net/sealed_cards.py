@@ -81,6 +81,7 @@ class SealedCards:
         self.shuffles: dict[int, SealedShuffle] = {}
         self.unsettled: dict[int, SealedShuffle] = {}  # the rounds we may still wait on
         self.tables: dict[int, dict[bytes, int]] = {}  # shuffle -> point -> instance going in
+        self.points: dict[int, bytes] = {}  # card instance -> its point
         self.went_in: dict[int, list[int]] = {}  # shuffle -> the instances it took, in order
         self.slots: dict[int, _Slot] = {}  # card id -> where it lies in its sealed deck
         self.outbox: Outbox = []
@@ -125,6 +126,14 @@ class SealedCards:
             raise RuntimeError(f"card {card} has not been opened to us")
         return slot.instance
 
+    def _point(self, instance: int) -> bytes:
+        """A card instance's point (a hash to the group, costly enough to keep: the same
+        instances go into shuffle after shuffle)."""
+        point = self.points.get(instance)
+        if point is None:
+            point = self.points[instance] = card_point(self.game_id, instance)
+        return point
+
     def _table(self, number: int) -> dict[bytes, int]:
         """Point -> instance, for the cards that went into shuffle ``number``."""
         return self.tables[number]
@@ -153,7 +162,7 @@ class SealedCards:
     def _start(self, number: int, seat: int) -> None:
         player = self.game.players[seat]
         went_in = self.went_in[number] = [self.instance(c) for c in player.deck + player.discard]
-        start = [card_point(self.game_id, i) for i in went_in]
+        start = [self._point(i) for i in went_in]
         seed = shuffle_seed(self.secret, self.game_id, number)
         # The deck's owner passes last: at two seats the other seat's re-key pass is then the
         # last, and its keys for the cards the owner draws go out with it, saving a trip.

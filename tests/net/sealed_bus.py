@@ -145,6 +145,7 @@ class Bus:
         self.flush(peer)
         if decision is None:
             return False
+        self.note_opened(peer, decision)
         game.apply(decision)
         opened, seen = cards.take_learnt()
         peer.record.append(Step(len(peer.steps) + 1, seat, decision, "", None, opened, seen))
@@ -154,6 +155,18 @@ class Bus:
         peer.hashes.append(game.public_hash())
         self.note_allowed(peer)
         return True
+
+    def note_opened(self, peer: Peer, decision: Decision) -> None:
+        """The cards the step opens to this seat, by its engine's account: they may leave the
+        hand and go through a shuffle within the step, and never show in note_allowed after
+        it. (Those the seat opens to all are learnt, so shown, before the decision.)"""
+        game = peer.game
+        self.note_allowed(peer)
+        if game.chance is None:
+            opened = [c for c, to in game.openings(decision) if to in (None, peer.seat)]
+            peer.allowed.update(opened)
+        elif game.chance["kind"] == "open":
+            peer.allowed.update(game.chance["cards"])
 
     def note_allowed(self, peer: Peer) -> None:
         game = peer.game
