@@ -112,6 +112,9 @@ class Record:
     # A networked game's id, which its commit-reveal rounds are bound to; None: the seeds were
     # drawn in one process (solo, selfplay) or the record predates proofs (version 1).
     game_id: bytes | None = None
+    # A sealed game's audit, once every seat revealed its game secret and it was clean: the
+    # secrets, by seat, from which every sealed deck's order follows (docs/records.md).
+    audit: dict[int, bytes] | None = None
 
     @classmethod
     def begin(
@@ -209,6 +212,8 @@ class Record:
         out.write(json.dumps(self.header(), sort_keys=True) + "\n")
         for step in self.steps:
             out.write(json.dumps(step.to_json(), sort_keys=True) + "\n")
+        if self.audit is not None:
+            out.write(json.dumps(audit_line(self.audit), sort_keys=True) + "\n")
 
     def save(self, path: str | Path) -> None:
         with open(path, "w", encoding="utf-8") as out:
@@ -237,6 +242,9 @@ class Record:
             try:
                 if record is None:
                     record = cls._from_header(data)
+                elif "audit" in data:
+                    secrets = data["audit"]["secrets"]
+                    record.audit = {int(seat): bytes.fromhex(str(s)) for seat, s in secrets.items()}
                 else:
                     record.steps.append(Step.from_json(data))
             except RecordError:
@@ -262,6 +270,11 @@ class Record:
         game_id = bytes.fromhex(str(data["game_id"])) if seeds == "commit-reveal" else None
         start = str(data["start_hash"])
         return cls(setup, start, data.get("state"), [], data.get("meta", {}), game_id)
+
+
+def audit_line(secrets: dict[int, bytes]) -> dict[str, Any]:
+    """The record's last line after a sealed game's clean audit."""
+    return {"audit": {"secrets": {str(seat): s.hex() for seat, s in sorted(secrets.items())}}}
 
 
 class ReplayError(RecordError):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ..core.record import Record, RecordError, Step
+from ..core.record import Record, RecordError, Step, audit_line
 
 SESSION_FORMAT = "crownp2p-net-session"
 SESSION_VERSION = 1
@@ -110,6 +110,11 @@ class Journal:
         """A sealed game's secret (every shuffle seed of ours comes from it), before any
         commitment made with it leaves."""
         self._line(self._session, {"secret": secret.hex()})
+
+    def audit(self, secrets: dict[int, bytes]) -> None:
+        """A sealed game's clean audit: every seat's game secret, the record's last line."""
+        if self._record is not None:
+            self._line(self._record, audit_line(secrets))
 
     def end(self, outcome: dict[str, Any]) -> None:
         self._line(self._session, {"end": outcome})

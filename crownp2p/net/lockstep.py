@@ -653,11 +653,14 @@ class Lockstep:
             self._verdict(DeckCheat(missing[0], what))
             return
         try:
-            orders = self.sealed.audit(self.secrets)
-            self.sealed.replay(self.record.steps, orders)
+            secrets = self.sealed.audit(self.secrets)
+            self.sealed.replay(self.record.steps, secrets)
         except DeckCheat as cheat:
             self._verdict(cheat)
             return
+        self.record.audit = secrets
+        self.journal.audit(secrets)
+        self.journal.sync()
         self.events.append(Audited(None, "the audit is clean: every shuffle and card checks out"))
 
     def _verdict(self, cheat: DeckCheat) -> None:

@@ -29,21 +29,21 @@ whose key was wrong.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.decisions import Decision, IllegalDecision
 from ..core.game import Game
-from ..core.record import Opened, Step
+from ..core.record import Opened, Record, Step
+from ..core.rules import Rules
 from .messages import MAX_CARD_KEYS
 from .sealed_deck import (
     SEED_BYTES,
     DeckCheat,
-    ShuffleSecrets,
     audit,
     card_point,
-    open_card,
+    deck_order,
     shuffle_seed,
 )
 from .sealed_round import SealedShuffle
@@ -164,9 +164,7 @@ class SealedCards:
         went_in = self.went_in[number] = [self.instance(c) for c in player.deck + player.discard]
         start = [self._point(i) for i in went_in]
         seed = shuffle_seed(self.secret, self.game_id, number)
-        # The deck's owner passes last: at two seats the other seat's re-key pass is then the
-        # last, and its keys for the cards the owner draws go out with it, saving a trip.
-        seats = [s for s in self.seats if s != seat] + [seat]
+        seats = pass_seats(self.seats, seat)
         round_ = SealedShuffle(self.game_id, number, seats, self.me, start, seed)
         self.shuffles[number] = self.unsettled[number] = round_
         self.tables[number] = dict(zip(start, went_in, strict=True))
@@ -404,11 +402,11 @@ class SealedCards:
 
     # ================================================================ the audit
 
-    def audit(self, secrets: dict[int, bytes]) -> dict[int, list[str]]:
+    def audit(self, secrets: dict[int, bytes]) -> dict[int, bytes]:
         """Check every shuffle against the game secrets the other seats revealed at the end
         (``secrets``: seat -> its secret), raising DeckCheat for the first seat that does not
-        check out (one that revealed none refused the audit); then the name of every card of
-        every sealed deck, by shuffle, for :meth:`replay`."""
+        check out (one that revealed none refused the audit); then every seat's secret, ours
+        included, for :meth:`replay`."""
         secrets = {**secrets, self.me: self.secret}
         by_key: dict[tuple[int, int], bytes] = {}
         for number in self.shuffles:
@@ -419,45 +417,75 @@ class SealedCards:
         # (a shuffle the game ended before every seat committed to has no pass to check)
         logs = [r.log for _, r in sorted(self.shuffles.items()) if r.committed]
         audit(logs, by_key)
-        orders: dict[int, list[str]] = {}
-        for number, round_ in sorted(self.shuffles.items()):
-            final = round_.final
-            if final is None:
-                continue
-            derived = {
-                s: ShuffleSecrets.derive(self.game_id, number, s, by_key[(number, s)], len(final))
-                for s in self.seats
-            }
-            table = self._table(number)
-            names = []
-            for position, point in enumerate(final):
-                keys = [derived[s].position_keys[position] for s in self.seats]
-                instance = open_card(point, keys, table)
-                assert instance is not None  # (the audit above re-ran every pass)
-                names.append(self.game.cards[instance])
-            orders[number] = names
-        return orders
+        return secrets
 
-    def replay(self, steps: Iterable[Step], orders: dict[int, list[str]]) -> Game:
-        """The whole game again (``steps``: the record's, with what each seat opened to all
-        before its decisions), by an engine that knows every card: each sealed deck's order
-        from the audit (``orders``). It refuses what the seats' engines took on trust (a `done`
-        claiming that no training card fits): DeckCheat names the seat and the step. The
+    def replay(self, steps: Iterable[Step], secrets: dict[int, bytes]) -> Game:
+        """The whole game again, by an engine that knows every card (:func:`replay_known`,
+        from every seat's game secret): it refuses what the seats' engines took on trust (a
+        `done` claiming that no training card fits), naming the seat and the step. The
         replayed game, at the end."""
         game = Game(self.game.rules, self.game.setup)
-        sealed = 0
-        for step in steps:
-            decision = step.decision
-            try:
-                for card, name in step.opened:
-                    game.learn(card, name, to_all=True)
-                game.apply(decision)
-            except IllegalDecision as err:
-                what = f"step {step.seq} does not hold with every card known: {err}"
-                raise DeckCheat(step.seat, what) from None
-            if decision == ("sealed",):
-                sealed += 1
-                fresh = sorted(game.unknown)
-                for card, name in zip(fresh, orders[sealed], strict=True):
-                    game.learn(card, name)
+        for _ in replay_known(game, steps, self.game_id, secrets):
+            pass  # (one game, advanced in place)
         return game
+
+
+def pass_seats(seats: Sequence[int], owner: int) -> list[int]:
+    """The seats of a shuffle of ``owner``'s deck, in the order of their passes: every other
+    seat in seat order, then the owner. At two seats the other seat's re-key pass is then the
+    last, and its keys for the cards the owner draws go out with it, saving a trip."""
+    return [s for s in seats if s != owner] + [owner]
+
+
+def replay_known(
+    game: Game, steps: Iterable[Step], game_id: bytes, secrets: Mapping[int, bytes]
+) -> Iterator[tuple[Game, Step]]:
+    """Play ``steps`` (a sealed game's, each with what a seat opened to all before it) on
+    ``game``, naming every card of every sealed shuffle from the seats' game secrets (their
+    orders composed: :func:`~.sealed_deck.deck_order`): the game after each step, with it. A
+    step that does not hold with every card known raises DeckCheat naming its seat."""
+    seats = list(game.rules.seating.seats)
+    number = 0
+    for step in steps:
+        decision = step.decision
+        chance = game.chance
+        try:
+            step.open_in(game)
+            game.apply(decision)
+        except IllegalDecision as err:
+            what = f"step {step.seq} does not hold with every card known: {err}"
+            raise DeckCheat(step.seat, what) from None
+        if decision == ("sealed",) and chance is not None:
+            number += 1
+            fresh = sorted(game.unknown)  # (the shuffle's positions, top first)
+            names = [game.cards[c] for c in fresh]  # (stand-ins: the names as they went in)
+            order_seats = pass_seats(seats, chance["seat"])
+            seeds = {s: shuffle_seed(secrets[s], game_id, number) for s in order_seats}
+            order = deck_order(game_id, number, order_seats, seeds, len(fresh))
+            for card, went_in in zip(fresh, order, strict=True):
+                game.learn(card, names[went_in])
+        yield game, step
+
+
+def audit_fault(rules: Rules, record: Record) -> str | None:
+    """What a sealed game's record does not bear out of its audit line (``record.audit``,
+    every seat's game secret): the whole game again with every sealed card named from the
+    secrets, each step's openings and decision holding and its public hash as recorded. One
+    sentence, or None. (The passes and keys were checked at the table; the record keeps the
+    secrets, not the commitments, so this shows that the game and the secrets agree.)"""
+    secrets, game_id = record.audit or {}, record.game_id
+    if game_id is None:
+        return "the audit: the record has no game id"
+    missing = [s for s in rules.seating.seats if s not in secrets]
+    if missing:
+        return f"the audit: seat {missing[0]}'s game secret is missing"
+    try:
+        start = record.new_game(rules)
+        for game, step in replay_known(start, record.steps, game_id, secrets):
+            if game.table_hash() != step.hash:
+                return f"the audit: step {step.seq}'s hash differs with every card known"
+    except DeckCheat as err:
+        return f"the audit: {err.what} (seat {err.seat})"
+    except (ValueError, KeyError) as err:  # (a record that cannot be set up, a bad secret)
+        return f"the audit does not replay: {err}"
+    return None

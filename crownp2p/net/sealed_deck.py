@@ -338,6 +338,21 @@ def audit(logs: Iterable[ShuffleLog], seeds: Mapping[tuple[int, int], bytes]) ->
                 )
 
 
+def deck_order(
+    game_id: bytes, number: int, seats: Sequence[int], seeds: Mapping[int, bytes], size: int
+) -> list[int]:
+    """The order an honest shuffle ``number`` of ``size`` cards leaves, from the seats'
+    seeds (``seats`` in the order of their passes): position ``j`` of the sealed deck holds the
+    card that went in at position ``result[j]``. Only the shuffle passes permute, so this is
+    their orders composed, with no group arithmetic: how a record's audit names every sealed
+    card once the seeds are out (the passes themselves were checked at the table)."""
+    result = list(range(size))
+    for seat in reversed(seats):  # the deck after pass k is the one before it, in order_k
+        order = ShuffleSecrets.derive(game_id, number, seat, seeds[seat], size).order
+        result = [order[i] for i in result]
+    return result
+
+
 def _secrets_of(
     log: ShuffleLog, seeds: Mapping[tuple[int, int], bytes]
 ) -> dict[int, ShuffleSecrets]:

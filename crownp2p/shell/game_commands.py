@@ -170,10 +170,14 @@ def verify_command(args: argparse.Namespace) -> int:
     )
     if wrong is None:
         verdict = verify(rules, record)
-        if verdict.ok:
+        if verdict.ok and record.audit is not None:
+            from ..net.sealed_cards import audit_fault
+
+            wrong = audit_fault(rules, record)
+        if verdict.ok and wrong is None:
             print(verified(record))
             return 0
-        wrong = f"step {verdict.seq}: {verdict.reason}"
+        wrong = wrong or f"step {verdict.seq}: {verdict.reason}"
     print(wrong)
     sys.stdout.flush()
     return 1
@@ -225,9 +229,15 @@ def verified(record: Record) -> str:
         if record.game_id is not None
         else "drawn in one process (no commit-reveal rounds to check)"
     )
+    audit = (
+        ""
+        if record.audit is None
+        else " Its audit holds: the whole game replayed with every sealed card named from the"
+        " seats' revealed secrets."
+    )
     return (
         f"OK: {len(record.steps)} steps replayed, the start's and every step's state hash"
-        f" matched; {seeds} chance seeds, {how}."
+        f" matched; {seeds} chance seeds, {how}.{audit}"
     )
 
 

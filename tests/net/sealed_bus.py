@@ -195,8 +195,9 @@ class Bus:
             if not moved:
                 return
 
-    def audit(self) -> dict[int, dict[int, list[str]]]:
-        """Every peer reveals its game secret; each audits: the orders each found, by seat."""
+    def audit(self) -> dict[int, dict[int, bytes]]:
+        """Every peer reveals its game secret; each audits: the secrets each holds after, by
+        seat (for its replay)."""
         secrets = {p.seat: p.cards.secret for p in self.peers}
         return {
             p.seat: p.cards.audit({s: v for s, v in secrets.items() if s != p.seat})

@@ -36,10 +36,10 @@ def played(bus: Bus, max_steps: int | None = None) -> None:
     assert first.game.over or len(first.steps) == max_steps
     for peer in bus.peers:
         assert peer.steps == first.steps and peer.hashes == first.hashes
-    orders = bus.audit()
+    secrets = bus.audit()
     for peer in bus.peers:
-        assert orders[peer.seat] == orders[first.seat]
-        truth = peer.cards.replay(peer.record, orders[peer.seat])
+        assert secrets[peer.seat] == secrets[first.seat]
+        truth = peer.cards.replay(peer.record, secrets[peer.seat])
         assert truth.public_hash() == peer.game.public_hash()
         # What each engine knows is true, and it never held keys the rules kept from it.
         for player in peer.game.players:
@@ -173,10 +173,10 @@ def test_a_false_claim_that_no_training_card_fits_is_caught_by_the_audit(
     bot.decide = lie  # type: ignore[method-assign]
     bus.run(max_steps=1500)
     assert told["lied"] > 0
-    orders = bus.audit()
+    secrets = bus.audit()
     honest = bus.peers[1 - liar]
     with pytest.raises(DeckCheat, match="does not hold with every card known") as err:
-        honest.cards.replay(honest.record, orders[honest.seat])
+        honest.cards.replay(honest.record, secrets[honest.seat])
     assert err.value.seat == liar
 
 

@@ -22,6 +22,7 @@ from crownp2p.net.sealed_deck import (
     card_table,
     check_pass,
     commitment,
+    deck_order,
     honest_passes,
     open_card,
     pass_order,
@@ -69,6 +70,16 @@ def open_all(log: ShuffleLog, mine: dict[int, ShuffleSecrets], deck: list[int] =
         open_card(point, [mine[s].position_keys[j] for s in log.seats], table)
         for j, point in enumerate(final)
     ]
+
+
+@pytest.mark.parametrize("seats", [[0, 1], [2, 0, 3, 1], [1, 0]])
+def test_the_seeds_alone_give_the_order_that_every_opening_finds(seats):
+    """What a record's audit does with the seeds (the orders composed, no group arithmetic)
+    names every position as lifting every lock from it does."""
+    log, mine, seeds = play_shuffle(seats)
+    order = deck_order(GAME, 1, seats, seeds, len(DECK))
+    assert [DECK[i] for i in order] == open_all(log, mine)
+    assert order != sorted(order)
 
 
 @pytest.mark.parametrize("seats", [[0, 1], [2, 0, 3, 1]])

@@ -135,8 +135,8 @@ def truth_of(table: MemoryTable) -> dict[int, str]:
         table.tick(5)
     peer = table.peers[0]
     secrets = {p.me: p.sealed.secret for p in table.peers}
-    orders = peer.sealed.audit(secrets)
-    return {c: n for c, n in enumerate(peer.sealed.replay(peer.record.steps, orders).cards)}
+    everyone = peer.sealed.audit(secrets)
+    return dict(enumerate(peer.sealed.replay(peer.record.steps, everyone).cards))
 
 
 def check(table: MemoryTable) -> tuple[int, int]:

@@ -149,10 +149,13 @@ def as_text(record: Record) -> str:
     return out.getvalue()
 
 
-async def test_two_peers_play_a_sealed_game_over_loopback(rules2: Rules, tmp_path: Any) -> None:
+async def test_two_peers_play_a_sealed_game_over_loopback(
+    rules2: Rules, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Real sockets, sealed links, the seating draw and a sealed setup: the game ends with one
-    hash and a clean audit, each record replays as its seat saw the game, and a sealed game
-    is not resumed."""
+    hash and a clean audit, each record replays as its seat saw the game and keeps the audit
+    (`crownp2p verify` replays the whole game with every card known, and names a forged
+    secret), and a sealed game is not resumed."""
     with trio.fail_after(60):
         table = Table(rules2, bot="greedy", seed=2, setup=SETUP, max_turns=40)
         table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
@@ -171,6 +174,17 @@ async def test_two_peers_play_a_sealed_game_over_loopback(rules2: Rules, tmp_pat
             replay.go(stop)
             text = "".join(t for _, t in replay.screen())
             assert text.count("Hand:") == 1
+        assert record.audit is not None and sorted(record.audit) == [0, 1]
+        assert main(["verify", str(path)]) == 0
+        assert "Its audit holds" in capsys.readouterr().out
+    # A secret forged in the audit line does not name the cards the seats' records saw.
+    path = table.records[0]
+    *steps, audit = path.read_text().splitlines()
+    secret = json.loads(audit)["audit"]["secrets"]["1"]
+    forged = audit.replace(secret, bytes(32).hex())
+    path.write_text("".join(f"{line}\n" for line in [*steps, forged]))
+    assert main(["verify", str(path)]) == 1
+    assert capsys.readouterr().out.startswith("the audit: step ")
     # Had the joiner stopped before the end, it could not take the game up again.
     session = session_path(table.records[1])
     lines = session.read_text().splitlines()
