@@ -439,11 +439,12 @@ def pass_seats(seats: Sequence[int], owner: int) -> list[int]:
 
 def replay_known(
     game: Game, steps: Iterable[Step], game_id: bytes, secrets: Mapping[int, bytes]
-) -> Iterator[tuple[Game, Step]]:
+) -> Iterator[tuple[Game, Step, list[tuple[int, str]]]]:
     """Play ``steps`` (a sealed game's, each with what a seat opened to all before it) on
     ``game``, naming every card of every sealed shuffle from the seats' game secrets (their
-    orders composed: :func:`~.sealed_deck.deck_order`): the game after each step, with it. A
-    step that does not hold with every card known raises DeckCheat naming its seat."""
+    orders composed: :func:`~.sealed_deck.deck_order`): the game after each step, with it and
+    the cards it named after it. A step that does not hold with every card known raises
+    DeckCheat naming its seat."""
     seats = list(game.rules.seating.seats)
     number = 0
     for step in steps:
@@ -455,6 +456,7 @@ def replay_known(
         except IllegalDecision as err:
             what = f"step {step.seq} does not hold with every card known: {err}"
             raise DeckCheat(step.seat, what) from None
+        named: list[tuple[int, str]] = []
         if decision == ("sealed",) and chance is not None:
             number += 1
             fresh = sorted(game.unknown)  # (the shuffle's positions, top first)
@@ -462,9 +464,10 @@ def replay_known(
             order_seats = pass_seats(seats, chance["seat"])
             seeds = {s: shuffle_seed(secrets[s], game_id, number) for s in order_seats}
             order = deck_order(game_id, number, order_seats, seeds, len(fresh))
-            for card, went_in in zip(fresh, order, strict=True):
-                game.learn(card, names[went_in])
-        yield game, step
+            named = [(card, names[went_in]) for card, went_in in zip(fresh, order, strict=True)]
+            for card, name in named:
+                game.learn(card, name)
+        yield game, step, named
 
 
 def audit_fault(rules: Rules, record: Record) -> str | None:
@@ -481,7 +484,7 @@ def audit_fault(rules: Rules, record: Record) -> str | None:
         return f"the audit: seat {missing[0]}'s game secret is missing"
     try:
         start = record.new_game(rules)
-        for game, step in replay_known(start, record.steps, game_id, secrets):
+        for game, step, _ in replay_known(start, record.steps, game_id, secrets):
             if game.table_hash() != step.hash:
                 return f"the audit: step {step.seq}'s hash differs with every card known"
     except DeckCheat as err:
@@ -489,3 +492,13 @@ def audit_fault(rules: Rules, record: Record) -> str | None:
     except (ValueError, KeyError) as err:  # (a record that cannot be set up, a bad secret)
         return f"the audit does not replay: {err}"
     return None
+
+
+def named_after(rules: Rules, record: Record) -> dict[int, list[tuple[int, str]]]:
+    """For a record with its audit line: the cards each sealed shuffle step names, by the
+    step's number, for a replay that shows every card (``crownp2p replay`` after the audit).
+    Raises DeckCheat or ValueError as :func:`audit_fault` reports them."""
+    assert record.audit is not None and record.game_id is not None
+    start = record.new_game(rules)
+    steps = replay_known(start, record.steps, record.game_id, record.audit)
+    return {step.seq: named for _, step, named in steps if named}

@@ -40,8 +40,12 @@ class Replay:
         self.rules = rules
         self.record = record
         self.seat = seat
-        # A sealed game's record holds only what its own seat knew (docs/records.md).
+        # A sealed game's record holds only what its own seat knew (docs/records.md); after
+        # its audit, every card (``named``: what each sealed shuffle's step names).
         self.sealed = record.setup is not None and record.setup.sealed
+        self.named: dict[int, list[tuple[int, str]]] = {}
+        if self.sealed and record.audit is not None:
+            self.named = _named_by_the_audit(rules, record)
         self.unicode = unicode
         self.name = name
         self.warnings: list[str] = []
@@ -65,6 +69,7 @@ class Replay:
         told = 0
         try:  # the hashes are compared here: a record of another version still replays
             for i, (game, step) in enumerate(self.record.replay(self.rules, check=False)):
+                self._learn_named(game, step)
                 self.logs.append(game.log[told:])
                 told = len(game.log)
                 self.turns.append(game.turn)
@@ -126,8 +131,13 @@ class Replay:
         for step in self.record.steps[start:position]:
             step.open_in(game)
             game.apply(step.decision)
+            self._learn_named(game, step)
             tally.observe(game, step)
         return game, tally
+
+    def _learn_named(self, game: Game, step: Step | None) -> None:
+        for card, name in self.named.get(step.seq if step else 0, []):
+            game.learn(card, name)
 
     def _snapshot(self, game: Game) -> Any:
         # A sealed game's engine holds stand-ins for the cards its seat never saw, which its
@@ -226,7 +236,8 @@ class Replay:
             unicode=self.unicode,
             width=width,
             who=self.players(),
-            reveal=not self.sealed,  # (a sealed record shows what its seat saw, no more)
+            # (a sealed record shows what its seat saw, no more, until its audit)
+            reveal=not self.sealed or bool(self.named),
             marks=marks,
             status=self.status(),
         )
@@ -401,9 +412,10 @@ def replay_command(args: argparse.Namespace) -> int:
         seat = own
     else:
         seat = own if own in (0, 1) else 0
-    if sealed and seat != own:
+    if sealed and seat != own and record.audit is None:
         raise CommandError(
-            f"this record of a sealed game holds only what seat {own} saw: replay it as that seat"
+            f"this record of a sealed game holds only what seat {own} saw: replay it as that "
+            "seat (after its audit the record would hold every card)"
         )
     try:
         rules = catalog().rules(record.variant)
@@ -422,3 +434,13 @@ def replay_command(args: argparse.Namespace) -> int:
     if sys.stdin.isatty() and sys.stdout.isatty():
         return run_terminal(replay, full_screen=not args.plain)
     return run_lines(replay, sys.stdin, sys.stdout)
+
+
+def _named_by_the_audit(rules: Rules, record: Record) -> dict[int, list[tuple[int, str]]]:
+    """What each sealed shuffle of an audited record named, or one sentence why not."""
+    from ..net.sealed_cards import audit_fault, named_after
+
+    fault = audit_fault(rules, record)
+    if fault is not None:
+        raise ReplayError(fault)
+    return named_after(rules, record)

@@ -168,15 +168,23 @@ async def test_two_peers_play_a_sealed_game_over_loopback(
         assert record.setup is not None and record.setup.sealed
         assert verify(rules2, record).ok and unproven_round(record, [0, 1]) is None
         assert any(step.seen for step in record.steps)
-        # `crownp2p replay` walks it as its seat saw the game: its own hand, no other.
-        replay = Replay(rules2, record, seat=record.meta["seat"], unicode=False)
-        for stop in replay.stops:
-            replay.go(stop)
-            text = "".join(t for _, t in replay.screen())
-            assert text.count("Hand:") == 1
         assert record.audit is not None and sorted(record.audit) == [0, 1]
         assert main(["verify", str(path)]) == 0
         assert "Its audit holds" in capsys.readouterr().out
+        # `crownp2p replay` walks it as its seat saw the game: its own hand, no other; after
+        # the audit, every hand, and each card as the other seat's own record saw it.
+        audit, record.audit = record.audit, None
+        for hands in (1, 2):
+            replay = Replay(rules2, record, seat=record.meta["seat"], unicode=False)
+            for stop in replay.stops:
+                replay.go(stop)
+                text = "".join(t for _, t in replay.screen())
+                assert text.count("Hand:") == hands
+            record.audit = audit
+        other = Record.load(next(p for p in table.records.values() if p != path))
+        assert other.meta["seat"] != record.meta["seat"]
+        theirs = {card: name for step in other.steps for card, name in step.seen}
+        assert theirs and all(replay.final.cards[c] == name for c, name in theirs.items())
     # A secret forged in the audit line does not name the cards the seats' records saw.
     path = table.records[0]
     *steps, audit = path.read_text().splitlines()
