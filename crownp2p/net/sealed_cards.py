@@ -450,23 +450,23 @@ def replay_known(
     for step in steps:
         decision = step.decision
         chance = game.chance
+        named: list[tuple[int, str]] = []
         try:
             step.open_in(game)
             game.apply(decision)
+            if decision == ("sealed",) and chance is not None:
+                number += 1
+                fresh = sorted(game.unknown)  # (the shuffle's positions, top first)
+                names = [game.cards[c] for c in fresh]  # (stand-ins: the names as they went in)
+                order_seats = pass_seats(seats, chance["seat"])
+                seeds = {s: shuffle_seed(secrets[s], game_id, number) for s in order_seats}
+                order = deck_order(game_id, number, order_seats, seeds, len(fresh))
+                named = [(card, names[i]) for card, i in zip(fresh, order, strict=True)]
+                for card, name in named:
+                    game.learn(card, name)
         except IllegalDecision as err:
             what = f"step {step.seq} does not hold with every card known: {err}"
             raise DeckCheat(step.seat, what) from None
-        named: list[tuple[int, str]] = []
-        if decision == ("sealed",) and chance is not None:
-            number += 1
-            fresh = sorted(game.unknown)  # (the shuffle's positions, top first)
-            names = [game.cards[c] for c in fresh]  # (stand-ins: the names as they went in)
-            order_seats = pass_seats(seats, chance["seat"])
-            seeds = {s: shuffle_seed(secrets[s], game_id, number) for s in order_seats}
-            order = deck_order(game_id, number, order_seats, seeds, len(fresh))
-            named = [(card, names[went_in]) for card, went_in in zip(fresh, order, strict=True)]
-            for card, name in named:
-                game.learn(card, name)
         yield game, step, named
 
 
