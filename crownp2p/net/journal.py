@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+import msgpack  # type: ignore[import-untyped]
+
 from ..core.record import Record, RecordError, Step, audit_line
 
 SESSION_FORMAT = "crownp2p-net-session"
@@ -42,6 +44,9 @@ class SessionFile:
     table: dict[str, Any]
     nonces: dict[int, bytes] = field(default_factory=dict)
     end: dict[str, Any] | None = None
+    secret: bytes | None = None  # a sealed game's: every shuffle seed of this seat's
+    # A sealed game's messages as they came: (seat, steps applied then, the message).
+    sealed_in: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
 
 
 class Journal:
@@ -110,6 +115,14 @@ class Journal:
         """A sealed game's secret (every shuffle seed of ours comes from it), before any
         commitment made with it leaves."""
         self._line(self._session, {"secret": secret.hex()})
+
+    def sealed_in(self, seat: int, applied: int, message: dict[str, Any]) -> None:
+        """A sealed decks' message from ``seat``, which came when our game had applied
+        ``applied`` steps: a resumed peer feeds it again there (the passes and keys of the
+        other seats cannot be made again from our secret). msgpack, in hex."""
+        if self._session is not None:
+            line = {"in": seat, "at": applied, "msg": msgpack.packb(message).hex()}
+            self._line(self._session, line)
 
     def audit(self, secrets: dict[int, bytes]) -> None:
         """A sealed game's clean audit: every seat's game secret, the record's last line."""
@@ -195,6 +208,11 @@ def load(record_path: str | Path) -> tuple[Record, SessionFile]:
                     session.nonces[int(data["round"])] = bytes.fromhex(data["nonce"])
                 elif "end" in data:
                     session.end = data["end"]
+                elif "secret" in data:
+                    session.secret = bytes.fromhex(data["secret"])
+                elif "in" in data:
+                    message = msgpack.unpackb(bytes.fromhex(data["msg"]), raw=False)
+                    session.sealed_in.append((int(data["in"]), int(data["at"]), message))
                 else:
                     raise JournalError(f"{spath} line {number} is not a session entry")
     except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:

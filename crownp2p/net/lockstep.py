@@ -175,9 +175,7 @@ class Lockstep:
         self.owed: tuple[list[int], float] | None = None
         self.audited = False
         if game.setup.sealed:
-            secret = secret or new_seed()
-            self.journal.secret(secret)
-            self.sealed = SealedCards(game, game_id, seat, secret)
+            self.sealed = SealedCards(game, game_id, seat, secret or new_seed())
 
     # ================================================================ reading the state
 
@@ -286,6 +284,8 @@ class Lockstep:
     # ================================================================ the game flow
 
     def begin(self, now: float) -> None:
+        if self.sealed is not None:  # (on disk before any commitment made with it leaves)
+            self.journal.secret(self.sealed.secret)
         self.started = True
         self.events.append(Started())
         self.advance(now)
@@ -578,6 +578,8 @@ class Lockstep:
             self._error(seat, "unexpected", f"a `{msg['t']}` belongs to a sealed table")
             return
         if self._playing():
+            # (kept with the steps our game had applied, for a resume to feed it again there)
+            self.journal.sealed_in(seat, self.applied, msg)
             self._sealed(lambda: cards.on_message(seat, msg))
             self.advance(now)
 

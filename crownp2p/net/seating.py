@@ -47,6 +47,7 @@ from .lobby import Lobby
 from .lockstep import Lockstep, NonceSource
 from .messages import make
 from .rematch import Again, between, numbered, score_event, tally
+from .sealed_resume import rebuild
 from .session import Hub, Session, TableInfo
 from .throttle import Throttle
 
@@ -925,10 +926,22 @@ async def resume_game(
     except Exception as err:
         raise NetError(f"the rules of this game cannot be built here ({err})") from None
     _check_players(chosen, info.players)
+    sealed = None
     if info.setup.sealed:
-        # Its keys and shuffle logs would have to come back too (docs/sealed-decks.md).
-        raise NetError("a game with sealed decks cannot be resumed yet")
-    game = replay(chosen, rec, info.seat, decider)
+        if session_file.secret is None:
+            raise NetError(f"the session file of {record} does not keep this seat's game secret")
+        sealed = rebuild(
+            chosen,
+            rec,
+            seat=info.seat,
+            game_id=info.game_id,
+            secret=session_file.secret,
+            inbound=session_file.sealed_in,
+            decider=decider,
+        )
+        game = sealed[0]
+    else:
+        game = replay(chosen, rec, info.seat, decider)
     test_seed = info.extra.get("test_seed")
     listeners: list[trio.SocketListener] = []
     if info.callers and info.listen is not None:
@@ -942,6 +955,8 @@ async def resume_game(
         hub = Hub(nursery, timeouts, packs)
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready, again, record)
         session = run.session(hub, info, game, rec, journal, "resume", session_file.nonces)
+        if sealed is not None:  # our sealed decks as they were, and what we had sent
+            session.ls.sealed, session.ls.sealed_sent = sealed[1], sealed[2]
         if listeners:
             nursery.start_soon(hub.serve, listeners)
         task_status.started(info.seat)

@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 import trio
 from harness import MemoryTable
-from tables import PACKS, Table
+from tables import Table
 
 from crownp2p.core.record import Record, verify
 from crownp2p.core.rules import Rules
 from crownp2p.core.setup import NAMED_SUPPLIES, Setup
-from crownp2p.net.errors import NetError
 from crownp2p.net.events import Audited, Ended
-from crownp2p.net.journal import session_path
+from crownp2p.net.journal import load as load_session
 from crownp2p.net.proof import unproven_round
-from crownp2p.net.seating import resume_game
+from crownp2p.net.sealed_resume import rebuild
+from crownp2p.net.session import TableInfo
 from crownp2p.packs import load
 from crownp2p.shell.cli import main
 from crownp2p.shell.replay import Replay
@@ -193,12 +193,20 @@ async def test_two_peers_play_a_sealed_game_over_loopback(
     path.write_text("".join(f"{line}\n" for line in [*steps, forged]))
     assert main(["verify", str(path)]) == 1
     assert capsys.readouterr().out.startswith("the audit: step ")
-    # Had the joiner stopped before the end, it could not take the game up again.
-    session = session_path(table.records[1])
-    lines = session.read_text().splitlines()
-    session.write_text("".join(f"{line}\n" for line in lines if '"end"' not in line))
-    with pytest.raises(NetError, match="sealed decks cannot be resumed"):
-        await resume_game(rules2, table.records[1], decider=None, packs=PACKS)
+    # Had the joiner stopped at the end, its files would take the game up again: its secret
+    # and the sealed messages it received rebuild its engine to the record's last hash.
+    record, session = load_session(table.records[1])
+    info = TableInfo.from_json(session.table)
+    assert session.secret is not None and session.sealed_in
+    game, _, sent = rebuild(
+        rules2,
+        record,
+        seat=info.seat,
+        game_id=info.game_id,
+        secret=session.secret,
+        inbound=session.sealed_in,
+    )
+    assert game.table_hash() == record.steps[-1].hash and sent
 
 
 def test_a_sealed_game_survives_dropped_links(rules2: Rules) -> None:

@@ -1,0 +1,109 @@
+"""A sealed game taken up again after its peer stopped: the engine and its sealed decks rebuilt
+from the record and the session file (docs/sealed-decks.md, "Resuming").
+
+Our own part (every commitment, pass and key) follows from our game secret, which the session
+file keeps; the other seats' part does not, so the session file keeps every sealed message they
+sent us with the number of steps our game had applied when it came. The record's steps are
+played again through a fresh :class:`~.sealed_cards.SealedCards`, each message fed again where
+it came, in the order the Lockstep met them: after each step (and at the start) our part in a
+pending chance (a shuffle, cards turned face up), then each message of that moment, our part
+again after each. Our own decisions open what they opened; theirs wait for nothing. Every hash
+must be the record's. What our side sent comes out again, to be sent once the links are back
+(the same message again changes nothing at the other end); what the others sent after we stopped
+they send again too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ..core.decisions import Decision, IllegalDecision
+from ..core.game import CHANCE, Game
+from ..core.record import Record
+from ..core.rules import Rules
+from .errors import NetError
+from .sealed_cards import SealedCards
+from .sealed_deck import DeckCheat
+from .sealed_round import BadOpening
+
+
+class _Decider(Protocol):
+    def decide(self, game: Game, seat: int) -> Decision | None: ...
+
+
+Inbound = Sequence[tuple[int, int, dict[str, Any]]]  # (seat, steps applied then, message)
+
+
+def rebuild(
+    rules: Rules,
+    record: Record,
+    *,
+    seat: int,
+    game_id: bytes,
+    secret: bytes,
+    inbound: Inbound,
+    decider: _Decider | None = None,
+) -> tuple[Game, SealedCards, dict[int, list[dict[str, Any]]]]:
+    """The game as our seat knew it after the record's last step, our sealed decks' state, and
+    every sealed message we had sent, by seat, in order; or NetError with one sentence. The
+    decider is asked again at each of our past positions (its answer unused), so a bot's random
+    source resumes where it was."""
+    game = record.new_game(rules)
+    cards = SealedCards(game, game_id, seat, secret)
+    sent: dict[int, list[dict[str, Any]]] = {}
+    by_step: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+    for sender, applied, message in inbound:
+        by_step.setdefault(applied, []).append((sender, message))
+
+    def collect() -> None:
+        for dest, message in cards.take_outbox():
+            sent.setdefault(dest, []).append(message)
+
+    def chance_part() -> Decision | None:
+        chance = game.chance
+        if chance is None or game.over:
+            return None
+        decision = cards.shuffle() if chance["kind"] == "shuffle" else cards.face_up()
+        collect()
+        return decision
+
+    def moment(applied: int) -> Decision | None:
+        """Our part after ``applied`` steps, and each message that came then."""
+        answer = chance_part()
+        for sender, message in by_step.get(applied, []):
+            cards.on_message(sender, message)
+            collect()
+            answer = answer or chance_part()
+        return answer
+
+    try:
+        for applied, step in enumerate(record.steps):
+            answer = moment(applied)
+            decision = step.decision
+            if step.seat == CHANCE:
+                ready = answer == decision
+            elif step.seat == seat:
+                if decider is not None:
+                    decider.decide(game, seat)
+                cards.ours(decision)
+                ready = cards.ours_ready(decision)
+            else:
+                ready = cards.theirs(step.seat, decision)
+            collect()
+            if not ready:
+                raise NetError(
+                    f"the sealed decks cannot be rebuilt: step {step.seq} waits for a message "
+                    "the session file does not hold"
+                )
+            game.apply(decision)
+            cards.take_learnt()
+            cards.after_step(step.seat, decision)
+            collect()
+            if game.table_hash() != step.hash:
+                what = f"step {step.seq}'s hash differs"
+                raise NetError(f"the sealed decks cannot be rebuilt: {what}")
+        moment(len(record.steps))
+    except (DeckCheat, BadOpening, IllegalDecision) as err:
+        raise NetError(f"the sealed decks cannot be rebuilt from the session file: {err}") from None
+    return game, cards, sent

@@ -1,0 +1,164 @@
+"""A sealed game whose peer stops mid-game and is taken up again (crownp2p.net.sealed_resume):
+its engine and sealed decks are rebuilt from its record, its secret and the sealed messages it
+had received, and the game goes on to one hash and a clean audit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+from harness import MemoryTable
+from tables import FAST, PACKS, Table, wait_until
+from test_sealed_tables import CLEAN, SETUP, finish_started
+
+from crownp2p.core.record import Record, verify
+from crownp2p.core.rules import Rules
+from crownp2p.net import crypto
+from crownp2p.net.errors import NetError
+from crownp2p.net.events import Audited
+from crownp2p.net.lockstep import Lockstep
+from crownp2p.net.sealed_cards import audit_fault
+from crownp2p.net.sealed_resume import rebuild
+from crownp2p.net.seating import resume_game
+
+SEALED = ("seal", "pass", "keys", "open")
+
+
+def play_until(table: MemoryTable, deliveries: int) -> None:
+    """As MemoryTable.pump, but stop after ``deliveries`` messages."""
+    for _ in range(deliveries):
+        for seat, peer in enumerate(table.peers):
+            while peer.my_turn and peer.outcome is None:
+                peer.decide(table.bots[seat].decide(peer.game, seat), table.now)
+            table.collect(seat)
+        queue = next(((k, q) for k, q in table.wire.items() if q), None)
+        if queue is None:
+            for peer in table.peers:
+                peer.idle()
+            continue
+        (src, dst), messages = queue
+        message = messages.popleft()
+        for out in [message] if table.tamper is None else table.tamper(src, dst, message):
+            table.peers[dst].on_message(src, out, table.now)
+
+
+def kept_table(rules: Rules) -> tuple[MemoryTable, dict[int, list[Any]]]:
+    """A sealed table whose peers keep each sealed message as their session file would."""
+    table = MemoryTable(rules, SETUP, ["greedy", "greedy"], seed=1, max_turns=60)
+    inbound: dict[int, list[Any]] = {0: [], 1: []}
+
+    def keep(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if msg["t"] in SEALED and table.peers[dst]._playing():
+            inbound[dst].append((src, table.peers[dst].applied, msg))
+        return [msg]
+
+    table.tamper = keep
+    return table, inbound
+
+
+def resumed(table: MemoryTable, seat: int, inbound: list[Any]) -> Lockstep:
+    """Seat ``seat``'s peer as `crownp2p resume` builds it from what it kept."""
+    old = table.peers[seat]
+    old.settle()  # (what is on disk: a step is journalled once it is hashed)
+    record = Record(old.record.setup, old.record.start_hash, steps=list(old.record.steps))
+    assert old.sealed is not None
+    game, cards, sent = rebuild(
+        table.rules,
+        record,
+        seat=seat,
+        game_id=table.game_id,
+        secret=old.sealed.secret,
+        inbound=inbound,
+    )
+    peer = Lockstep(
+        game,
+        record,
+        seat=seat,
+        game_id=table.game_id,
+        names=[f"p{s}" for s in range(table.n)],
+        nonces=lambda r: crypto.insecure_nonce(0, seat, r),
+        secret=old.sealed.secret,
+        max_turns=60,
+        reveal_timeout=10.0,
+    )
+    peer.sealed, peer.sealed_sent = cards, sent
+    assert game.table_hash() == old.hash_at(old.applied)
+    return peer
+
+
+@pytest.mark.parametrize("stop_after", [60, 300, 700, 900, 1050])
+def test_a_sealed_peer_taken_up_again_finishes_the_game_with_a_clean_audit(
+    rules2: Rules, stop_after: int
+) -> None:
+    table, inbound = kept_table(rules2)
+    table.connect()
+    play_until(table, stop_after)
+    stopped = table.peers[1]
+    assert stopped.outcome is None and stopped.sealed is not None and stopped.sealed.shuffles
+    # Seat 1's process stops: whatever was on the wire to or from it is lost.
+    table.wire[(0, 1)].clear()
+    table.wire[(1, 0)].clear()
+    table.peers[0].on_link_down(1, table.now)
+    table.peers[1] = resumed(table, 1, inbound[1])
+    table.peers[1].begin(table.now)
+    table.peers[0].on_link_up(1, table.now)
+    table.peers[1].on_link_up(0, table.now)
+    events = finish_started(table)
+    assert all(p.outcome is not None and p.outcome.result != "cheat" for p in table.peers)
+    assert len({p.hash_at(p.applied) for p in table.peers}) == 1
+    assert all(seen[-1] == Audited(None, CLEAN) for seen in events)
+
+
+def test_a_session_file_missing_a_message_is_one_sentence(rules2: Rules) -> None:
+    table, inbound = kept_table(rules2)
+    table.connect()
+    play_until(table, 400)
+    passes = [i for i, (_, _, msg) in enumerate(inbound[1]) if msg["t"] == "pass"]
+    del inbound[1][passes[-1]]
+    with pytest.raises(NetError, match="cannot be rebuilt"):
+        resumed(table, 1, inbound[1])
+
+
+@pytest.mark.parametrize("victim", ["joiner", "host"])
+async def test_a_crashed_sealed_peer_resumes_over_loopback(
+    rules2: Rules, tmp_path: Any, victim: str
+) -> None:
+    """Real sockets: a peer of a sealed game is cancelled mid-game and `resume`d from its
+    files; the game ends with one hash and a clean audit, and both records verify, the audit
+    line included."""
+    table = Table(rules2, bot="greedy", seed=1, setup=SETUP, max_turns=40)
+    table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
+    order = 0 if victim == "host" else 1  # the records and the crash go by join order
+    crash = trio.CancelScope()
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+
+            async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+                with crash if order == 0 else trio.CancelScope():
+                    await table.host(task_status=task_status)
+
+            async def join(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+                with crash if order == 1 else trio.CancelScope():
+                    await table.join(1, table.ready.port, task_status=task_status)
+
+            table.ready = await nursery.start(host)
+            await nursery.start(join)
+            await wait_until(
+                lambda: order in table.seats and table.sessions[table.seats[order]].ls.applied >= 80
+            )
+            seat = table.seats[order]
+            crash.cancel()
+            await wait_until(lambda: table.sessions[seat].stopping)
+            await trio.sleep(0.2)
+            table.outcomes[seat] = await resume_game(
+                rules2, table.records[order], decider=table.decider(), packs=PACKS, timeouts=FAST
+            )
+            await wait_until(lambda: len(table.outcomes) == 2)
+    outcomes = list(table.outcomes.values())
+    assert len({o.final_hash for o in outcomes}) == 1
+    assert all(o.result in ("win", "loss", "draw", "aborted") for o in outcomes)
+    for path in table.records.values():
+        record = Record.load(path)
+        assert record.audit is not None and verify(rules2, record).ok
+        assert audit_fault(rules2, record) is None
