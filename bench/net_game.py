@@ -58,11 +58,11 @@ def over_loopback(
     turns_each: int,
     record_dir: Path | None,
     entry: Sequence[str] = ENTRY,
-    host_extra: Sequence[str] = (),
+    host_extra: Sequence[str] = ("--open-decks",),
 ) -> tuple[float, list[dict[str, Any]]]:
     """The game between a host and a joiner, each a process started as ``entry`` (the
-    ``crownp2p`` command; ``host_extra``: more of the host's options): its time, and each
-    peer's last line."""
+    ``crownp2p`` command; ``host_extra``: more of the host's options, open decks unless they
+    say: the same game as one process plays it): its time, and each peer's last line."""
     common = ["--bot", "greedy", "--seed", str(seed), "--test-seed", str(seed), "--json"]
     host_args = [*entry, "host", "--bind", "127.0.0.1", "--port", "0", *common]
     host_args += ["--max-turns", str(turns_each), *host_extra]

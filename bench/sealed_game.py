@@ -30,7 +30,7 @@ def main() -> None:
     totals = {"sealed": [0.0, 0], "open": [0.0, 0]}
     rows = []
     for seed in range(args.seed, args.seed + args.runs):
-        for kind, extra in (("open", []), ("sealed", ["--sealed-decks"])):
+        for kind, extra in (("open", ["--open-decks"]), ("sealed", ["--sealed-decks"])):
             seconds, results = over_loopback(seed, args.max_turns, None, host_extra=extra)
             steps = results[0]["seq"]
             if len({r["final_hash"] for r in results}) != 1 or results[0]["result"] == "cheat":

@@ -1036,8 +1036,10 @@ class Lockstep:
         """Our own seat loses (we resign, or our clock ran out): we tell every peer."""
         if self._over():
             return
-        self._conclude_forfeit(self.me, reason)
+        # (first: with sealed decks our game secret follows the end, and a secret that came
+        # while the game was on would be read as our stopping it for an audit)
         self._send(None, "end", seat=self.me, code=code, text=reason[:500])
+        self._conclude_forfeit(self.me, reason)
 
     def chat(self, text: str) -> None:
         self._send(None, "chat", text=text[:500])

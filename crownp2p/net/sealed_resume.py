@@ -35,6 +35,13 @@ class _Decider(Protocol):
 Inbound = Sequence[tuple[int, int, dict[str, Any]]]  # (seat, steps applied then, message)
 
 
+class _Short(Exception):
+    """The rebuild cannot play step ``seq``: a message it waits for is not in the file."""
+
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+
+
 def rebuild(
     rules: Rules,
     record: Record,
@@ -44,11 +51,33 @@ def rebuild(
     secret: bytes,
     inbound: Inbound,
     decider: _Decider | None = None,
-) -> tuple[Game, SealedCards, dict[int, list[dict[str, Any]]]]:
-    """The game as our seat knew it after the record's last step, our sealed decks' state, and
-    every sealed message we had sent, by seat, in order; or NetError with one sentence. The
-    decider is asked again at each of our past positions (its answer unused), so a bot's random
-    source resumes where it was."""
+) -> tuple[Game, SealedCards, dict[int, list[dict[str, Any]]], int]:
+    """The game as our seat knew it after the record's steps, our sealed decks' state, every
+    sealed message we had sent, by seat, in order, and how many of the record's steps that is;
+    or NetError with one sentence. The decider is asked again at each of our past positions
+    (its answer unused), so a bot's random source resumes where it was.
+
+    A process killed outright may leave on disk the line of a step whose messages had not
+    reached the session file yet (the two files are written apart and synced together). Such
+    a step had not left the machine: our decisions leave only once all they depend on is
+    synced. So the rebuild stops before it, and the record is cut there: the other seats send
+    their steps and messages again after the sync, and our bot or player decides again."""
+    try:
+        return _rebuild(rules, record, seat, game_id, secret, inbound, decider, None)
+    except _Short as short:
+        return _rebuild(rules, record, seat, game_id, secret, inbound, decider, short.seq - 1)
+
+
+def _rebuild(
+    rules: Rules,
+    record: Record,
+    seat: int,
+    game_id: bytes,
+    secret: bytes,
+    inbound: Inbound,
+    decider: _Decider | None,
+    until: int | None,
+) -> tuple[Game, SealedCards, dict[int, list[dict[str, Any]]], int]:
     game = record.new_game(rules)
     cards = SealedCards(game, game_id, seat, secret)
     sent: dict[int, list[dict[str, Any]]] = {}
@@ -77,33 +106,41 @@ def rebuild(
             answer = answer or chance_part()
         return answer
 
+    steps = record.steps[:until]
     try:
-        for applied, step in enumerate(record.steps):
+        for applied, step in enumerate(steps):
             answer = moment(applied)
             decision = step.decision
-            if step.seat == CHANCE:
-                ready = answer == decision
-            elif step.seat == seat:
-                if decider is not None:
-                    decider.decide(game, seat)
-                cards.ours(decision)
-                ready = cards.ours_ready(decision)
-            else:
-                ready = cards.theirs(step.seat, decision)
+            try:
+                if step.seat == CHANCE:
+                    ready = answer == decision
+                elif step.seat == seat:
+                    if decider is not None:
+                        decider.decide(game, seat)
+                    cards.ours(decision)
+                    ready = cards.ours_ready(decision)
+                else:
+                    ready = cards.theirs(step.seat, decision)
+                if not ready:
+                    raise _Short(step.seq)
+                game.apply(decision)
+            except IllegalDecision:  # (a card whose key is not in the file is not known)
+                raise _Short(step.seq) from None
             collect()
-            if not ready:
-                raise NetError(
-                    f"the sealed decks cannot be rebuilt: step {step.seq} waits for a message "
-                    "the session file does not hold"
-                )
-            game.apply(decision)
             cards.take_learnt()
             cards.after_step(step.seat, decision)
             collect()
             if game.table_hash() != step.hash:
                 what = f"step {step.seq}'s hash differs"
                 raise NetError(f"the sealed decks cannot be rebuilt: {what}")
-        moment(len(record.steps))
+        moment(len(steps))
+    except _Short as short:
+        if until is not None:  # (the second try, up to the step before: it must hold)
+            raise NetError(
+                f"the sealed decks cannot be rebuilt: step {short.seq} waits for a message "
+                "the session file does not hold"
+            ) from None
+        raise
     except (DeckCheat, BadOpening, IllegalDecision) as err:
         raise NetError(f"the sealed decks cannot be rebuilt from the session file: {err}") from None
-    return game, cards, sent
+    return game, cards, sent, len(steps)

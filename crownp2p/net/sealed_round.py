@@ -7,7 +7,9 @@ module holds the order of things.
 2. The passes go round the seats in the agreed order (``pass_order``): a shuffle pass from
    each seat, the last one keyed, then a re-key pass from each seat but the last.
    Each pass goes to every seat, which checks it as it arrives (``check_pass``) and keeps it
-   for the audit. A pass from a seat whose turn it is not, or for another stage, is refused.
+   for the audit. A pass that comes before its turn is held until then (at more than two
+   seats, another seat's link may be faster than ours); a stage a seat has no pass in, or a
+   second, other pass for one, is refused.
 3. Once the last pass is in, :attr:`final` is the sealed deck, the same at every seat,
    and :meth:`position_key` gives our key for a position, to release when it is opened.
 4. A position opened to us: :meth:`expect` it, and feed the other seats' keys to
@@ -79,6 +81,7 @@ class SealedShuffle:
         self._keys: dict[int, dict[int, bytes]] = {}  # position -> seat -> its key, to us
         self._expected: set[int] = set()  # positions our game has opened to us
         self._unkeyed: set[int] = set()  # those of them still waiting for a seat's key
+        self._held: dict[tuple[str, int], list[bytes]] = {}  # passes come before their turn
         self._passes = len(self._order)
 
     # ------------------------------------------------------------------ commitments
@@ -97,6 +100,7 @@ class SealedShuffle:
         if not isinstance(value, bytes) or len(value) != 32:
             raise DeckCheat(seat, "its commitment is not 32 bytes")
         self.log.commitments[seat] = value
+        self._take_held()
 
     @property
     def committed(self) -> bool:
@@ -143,6 +147,7 @@ class SealedShuffle:
         except SodiumError:  # (a point of the last pass that libsodium will not multiply)
             raise self._bad_point(done - 1) from None
         self.log.passes.append(deck)
+        self._take_held()
         return stage, deck
 
     def _bad_point(self, index: int) -> DeckCheat:
@@ -152,21 +157,33 @@ class SealedShuffle:
         )
 
     def on_pass(self, seat: int, stage: str, cards: Sequence[bytes]) -> None:
-        """Another seat's pass: refused unless it is that seat's turn at that stage, and unless
-        it passes the checks on arrival."""
+        """Another seat's pass. One that comes before its turn (before every commitment is in,
+        or before the pass it follows: that seat's link to the one before it was faster than
+        ours) is held until its turn; each is checked on arrival when its turn comes. Refused:
+        a seat not of this shuffle or our own, a stage it has no pass in, and a second, other
+        pass for the same stage."""
         n = self.log.number
         if seat == self.me or seat not in self.log.seats:
             raise DeckCheat(seat, f"it is not another seat of shuffle {n}")
         if stage not in (SHUFFLE, KEYED, REKEY):
             raise DeckCheat(seat, f"it sent a pass of shuffle {n} of no stage we know")
+        if (stage, seat) not in self._order:
+            raise DeckCheat(seat, f"it has no {stage} pass in shuffle {n}")
         done = self._order[: len(self.log.passes)]
-        if (stage, seat) in done and list(cards) == self.log.passes[done.index((stage, seat))]:
-            return  # (sent again after its link came back)
-        expected = self.waiting_for
-        if expected is None or expected != (stage, seat):
-            when = "before every commitment was in" if not self.committed else "out of turn"
-            raise DeckCheat(seat, f"it sent a {stage} pass of shuffle {n} {when}")
-        self.log.passes.append(check_pass(seat, self._deck, cards))
+        if (stage, seat) in done:
+            kept = self.log.passes[done.index((stage, seat))]
+        else:
+            kept = self._held.setdefault((stage, seat), list(cards))
+        if list(cards) != kept:
+            raise DeckCheat(seat, f"it sent a second, other {stage} pass of shuffle {n}")
+        self._take_held()
+
+    def _take_held(self) -> None:
+        """Take each held pass whose turn has come, checking it as it would have been on
+        arrival."""
+        while (nxt := self.waiting_for) is not None and nxt in self._held:
+            cards = self._held.pop(nxt)
+            self.log.passes.append(check_pass(nxt[1], self._deck, cards))
 
     @property
     def _deck(self) -> list[bytes]:

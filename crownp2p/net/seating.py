@@ -47,6 +47,7 @@ from .lobby import Lobby
 from .lockstep import Lockstep, NonceSource
 from .messages import make
 from .rematch import Again, between, numbered, score_event, tally
+from .sealed_cards import SealedCards
 from .sealed_resume import rebuild
 from .session import Hub, Session, TableInfo
 from .throttle import Throttle
@@ -926,11 +927,11 @@ async def resume_game(
     except Exception as err:
         raise NetError(f"the rules of this game cannot be built here ({err})") from None
     _check_players(chosen, info.players)
-    sealed = None
+    sealed: tuple[SealedCards, dict[int, list[dict[str, Any]]]] | None = None
     if info.setup.sealed:
         if session_file.secret is None:
             raise NetError(f"the session file of {record} does not keep this seat's game secret")
-        sealed = rebuild(
+        game, cards, sent, steps = rebuild(
             chosen,
             rec,
             seat=info.seat,
@@ -939,7 +940,10 @@ async def resume_game(
             inbound=session_file.sealed_in,
             decider=decider,
         )
-        game = sealed[0]
+        sealed = cards, sent
+        if steps < len(rec.steps):  # (steps that never left: see rebuild)
+            rec.steps = rec.steps[:steps]
+            rec.save(record)
     else:
         game = replay(chosen, rec, info.seat, decider)
     test_seed = info.extra.get("test_seed")
@@ -956,7 +960,7 @@ async def resume_game(
         run = _SeatRun(decider, timeouts, test_seed, on_event, session_ready, again, record)
         session = run.session(hub, info, game, rec, journal, "resume", session_file.nonces)
         if sealed is not None:  # our sealed decks as they were, and what we had sent
-            session.ls.sealed, session.ls.sealed_sent = sealed[1], sealed[2]
+            session.ls.sealed, session.ls.sealed_sent = sealed
         if listeners:
             nursery.start_soon(hub.serve, listeners)
         task_status.started(info.seat)

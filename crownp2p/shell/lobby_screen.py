@@ -52,6 +52,8 @@ def seating_line(seated: Seated) -> str:
         parts.append(f"your partner is {' and '.join(partners)}")
     if seated.sealed:
         parts.append("sealed decks: no one sees a card the rules hide")
+    else:
+        parts.append("open decks: every peer's program holds every card, only screens hide them")
     return "; ".join(parts)
 
 

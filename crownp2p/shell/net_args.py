@@ -148,11 +148,21 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
         help="how many may watch the game at once with `crownp2p watch` (default 4; 0: none). "
         "A spectator sees only what is public: never a hand or a deck's order",
     )
-    p.add_argument(
+    decks = p.add_mutually_exclusive_group()
+    decks.add_argument(
         "--sealed-decks",
+        dest="sealed_decks",
         action="store_true",
+        default=True,
         help="hide every hand and deck order from the other peers by cryptography, not only "
-        "from their screens (slower; a sealed game cannot be resumed yet)",
+        "from their screens (the default)",
+    )
+    decks.add_argument(
+        "--open-decks",
+        dest="sealed_decks",
+        action="store_false",
+        help="let every peer's program hold every card, as the screens still hide them: faster "
+        "(about 2.4 times, for bots), for friends who do not care",
     )
     p.add_argument(
         "--max-turns",

@@ -20,6 +20,7 @@ from crownp2p.core.record import Record, verify
 from crownp2p.core.setup import Setup
 from crownp2p.net.local import play_local
 from crownp2p.net.proof import unproven_round
+from crownp2p.net.sealed_cards import audit_fault
 from crownp2p.shell import cli, net_commands
 from crownp2p.shell.cli import CommandError
 
@@ -199,7 +200,7 @@ def last_json(text: str) -> dict:
 
 def test_two_processes_play_and_print_the_result_as_json(tmp_path, rules2) -> None:
     seed = ["--bot", "random", "--seed", "4", "--test-seed", "4"]
-    host, listening = start_host(*seed, "--record", str(tmp_path / "h.jsonl"))
+    host, listening = start_host(*seed, "--open-decks", "--record", str(tmp_path / "h.jsonl"))
     assert set(listening) >= {"address", "port", "code"} and listening["port"] > 0
     join = subprocess.run(
         [
@@ -264,12 +265,13 @@ def steps_in(path: Path) -> int:
         return 0
 
 
-@pytest.mark.parametrize("victim", ["joiner", "host"])
-def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, rules2, victim):
-    # Bots' seed 4: a game the greedy bots win in 131 turns (seed 1 now runs to the turn cap).
+def kill_and_resume(tmp_path, victim: str, decks: str) -> tuple[list[dict], dict, int]:
+    """Bots' seed 4 between two processes; ``victim`` is killed (SIGKILL: no goodbye, no flush
+    beyond what was fsync'd) 100 steps in and resumed from its files. Both last lines, the
+    records by role, and the step the victim's record had reached."""
     seed = ["--bot", "greedy", "--seed", "4", "--test-seed", "1", "--reconnect", "30"]
     records = {"host": tmp_path / "host.jsonl", "joiner": tmp_path / "join.jsonl"}
-    host, listening = start_host(*seed, "--record", str(records["host"]))
+    host, listening = start_host(*seed, decks, "--record", str(records["host"]))
     join = subprocess.Popen(
         [
             *ENTRY,
@@ -291,7 +293,7 @@ def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, r
     while steps_in(records[victim]) < 100:
         assert time.monotonic() < deadline, "the game never got going"
         time.sleep(0.005)
-    procs[victim].kill()  # SIGKILL: no goodbye, no flush beyond what was fsync'd
+    procs[victim].kill()
     procs[victim].wait(timeout=10)
     killed_at = steps_in(records[victim])
     resumed = subprocess.run(
@@ -304,14 +306,34 @@ def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, r
     out, err = survivor.communicate(timeout=30)
     assert resumed.returncode == 0, resumed.stderr
     assert survivor.returncode == 0, err
+    return [last_json(resumed.stdout), last_json(out)], records, killed_at
+
+
+@pytest.mark.parametrize("victim", ["joiner", "host"])
+def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, rules2, victim):
+    # Bots' seed 4: a game the greedy bots win in 131 turns (seed 1 now runs to the turn cap).
+    results, records, killed_at = kill_and_resume(tmp_path, victim, "--open-decks")
     local = play_local(rules2, Setup(), ["greedy", "greedy"], seed=4, test_seed=1, max_turns=300)
     assert killed_at < len(local.record.steps)  # it really was mid-game
-    for result in (last_json(resumed.stdout), last_json(out)):
+    for result in results:
         assert result["final_hash"] == local.final_hash
     for path in records.values():
         record = Record.load(path)
         assert verify(rules2, record).ok and len(record.steps) == len(local.record.steps)
         assert unproven_round(record, [0, 1]) is None  # rounds across the kill and resume
+
+
+@pytest.mark.parametrize("victim", ["joiner", "host"])
+def test_a_killed_peer_of_a_sealed_game_resumes_and_the_audit_is_clean(
+    tmp_path, rules2, victim
+) -> None:
+    results, records, killed_at = kill_and_resume(tmp_path, victim, "--sealed-decks")
+    assert len({r["final_hash"] for r in results}) == 1 and results[0]["seq"] > killed_at
+    assert all(r["result"] in ("win", "loss", "draw", "aborted") for r in results)
+    for path in records.values():
+        record = Record.load(path)
+        assert record.audit is not None and verify(rules2, record).ok
+        assert audit_fault(rules2, record) is None
 
 
 def test_a_spectator_process_watches_a_bot_game_to_its_end(tmp_path) -> None:

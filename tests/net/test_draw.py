@@ -132,12 +132,16 @@ async def test_host_teams_names_a_player_at_the_table(rules2, rules4) -> None:
 
 
 def test_the_seating_line_says_who_sits_where_and_who_goes_first() -> None:
-    four = Seated(2, ("ann", "bob", "cid", "dee"), (0, 1, 0, 1), 1)
+    four = Seated(2, ("ann", "bob", "cid", "dee"), (0, 1, 0, 1), 1, sealed=True)
     assert seating_line(four) == (
-        "you are seat 2 of 4, blue; ann (blue) moves first; your partner is ann"
+        "you are seat 2 of 4, blue; ann (blue) moves first; your partner is ann; "
+        "sealed decks: no one sees a card the rules hide"
     )
-    two = Seated(0, ("ann", "bob"), (0, 1), 1)
-    assert seating_line(two) == "you are seat 0 of 2, blue; you move first"
+    two = Seated(0, ("ann", "bob"), (0, 1), 1)  # (a host's --open-decks: each player is told)
+    assert seating_line(two) == (
+        "you are seat 0 of 2, blue; you move first; "
+        "open decks: every peer's program holds every card, only screens hide them"
+    )
 
 
 # ---------------------------------------------------------------------- a rogue host

@@ -198,7 +198,7 @@ async def test_two_peers_play_a_sealed_game_over_loopback(
     record, session = load_session(table.records[1])
     info = TableInfo.from_json(session.table)
     assert session.secret is not None and session.sealed_in
-    game, _, sent = rebuild(
+    game, _, sent, steps = rebuild(
         rules2,
         record,
         seat=info.seat,
@@ -206,7 +206,7 @@ async def test_two_peers_play_a_sealed_game_over_loopback(
         secret=session.secret,
         inbound=session.sealed_in,
     )
-    assert game.table_hash() == record.steps[-1].hash and sent
+    assert steps == len(record.steps) and game.table_hash() == record.steps[-1].hash and sent
 
 
 def test_a_sealed_game_survives_dropped_links(rules2: Rules) -> None:
