@@ -7,15 +7,16 @@ sent us with the number of steps our game had applied when it came. The record's
 played again through a fresh :class:`~.sealed_cards.SealedCards`, each message fed again where
 it came, in the order the Lockstep met them: after each step (and at the start) our part in a
 pending chance (a shuffle, cards turned face up), then each message of that moment, our part
-again after each. Our own decisions open what they opened; theirs wait for nothing. Every hash
-must be the record's. What our side sent comes out again, to be sent once the links are back
-(the same message again changes nothing at the other end); what the others sent after we stopped
-they send again too.
+again after each; then the step, which must find every key it needs among what came before it
+(a step that does not is cut: see :func:`rebuild`). Every hash must be the record's. What our
+side sent comes out again, to be sent once the links are back (the same message again changes
+nothing at the other end); what the others sent after we stopped they send again too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.decisions import Decision, IllegalDecision
@@ -62,22 +63,34 @@ def rebuild(
     a step had not left the machine: our decisions leave only once all they depend on is
     synced. So the rebuild stops before it, and the record is cut there: the other seats send
     their steps and messages again after the sync, and our bot or player decides again."""
+    kept = _Kept(rules, record, seat, game_id, secret, inbound)
     try:
-        return _rebuild(rules, record, seat, game_id, secret, inbound, decider, None)
+        done = _play(kept, None, None)
     except _Short as short:
-        return _rebuild(rules, record, seat, game_id, secret, inbound, decider, short.seq - 1)
+        return _play(kept, decider, short.seq - 1)
+    # (the bot is asked at each of our past positions once, so a second run when there is one)
+    return done if decider is None else _play(kept, decider, None)
 
 
-def _rebuild(
-    rules: Rules,
-    record: Record,
-    seat: int,
-    game_id: bytes,
-    secret: bytes,
-    inbound: Inbound,
-    decider: _Decider | None,
-    until: int | None,
+@dataclass(frozen=True)
+class _Kept:
+    """What a rebuild reads: the rules, the record, and the session file's part."""
+
+    rules: Rules
+    record: Record
+    seat: int
+    game_id: bytes
+    secret: bytes
+    inbound: Inbound
+
+
+def _play(
+    kept: _Kept, decider: _Decider | None, until: int | None
 ) -> tuple[Game, SealedCards, dict[int, list[dict[str, Any]]], int]:
+    """The rebuild, up to step ``until`` (None: every step); _Short when a step waits for a
+    message the file does not hold."""
+    rules, record, seat = kept.rules, kept.record, kept.seat
+    game_id, secret, inbound = kept.game_id, kept.secret, kept.inbound
     game = record.new_game(rules)
     cards = SealedCards(game, game_id, seat, secret)
     sent: dict[int, list[dict[str, Any]]] = {}
