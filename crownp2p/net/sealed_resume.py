@@ -102,11 +102,17 @@ def _play(
         for dest, message in cards.take_outbox():
             sent.setdefault(dest, []).append(message)
 
-    def chance_part() -> Decision | None:
+    def sealed_chance() -> bool:
+        """Is chance to seal a shuffle or turn cards face up? (Its other events, such as the
+        supply's piles, take a commit-reveal seed, which the record holds.)"""
         chance = game.chance
-        if chance is None or game.over:
+        return chance is not None and not game.over and chance["kind"] in ("shuffle", "open")
+
+    def chance_part() -> Decision | None:
+        if not sealed_chance():
             return None
-        decision = cards.shuffle() if chance["kind"] == "shuffle" else cards.face_up()
+        assert game.chance is not None
+        decision = cards.shuffle() if game.chance["kind"] == "shuffle" else cards.face_up()
         collect()
         return decision
 
@@ -126,7 +132,7 @@ def _play(
             decision = step.decision
             try:
                 if step.seat == CHANCE:
-                    ready = answer == decision
+                    ready = answer == decision or not sealed_chance()
                 elif step.seat == seat:
                     if decider is not None:
                         decider.decide(game, seat)

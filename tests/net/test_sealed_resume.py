@@ -4,6 +4,7 @@ had received, and the game goes on to one hash and a clean audit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,12 +15,14 @@ from test_sealed_tables import CLEAN, SETUP, finish_started
 
 from crownp2p.core.record import Record, verify
 from crownp2p.core.rules import Rules
+from crownp2p.core.setup import Setup
 from crownp2p.net import crypto
 from crownp2p.net.events import Audited
 from crownp2p.net.lockstep import Lockstep
 from crownp2p.net.sealed_cards import audit_fault
 from crownp2p.net.sealed_resume import rebuild
 from crownp2p.net.seating import resume_game
+from crownp2p.packs import load
 
 SEALED = ("seal", "pass", "keys", "open")
 
@@ -42,10 +45,13 @@ def play_until(table: MemoryTable, deliveries: int) -> None:
             table.peers[dst].on_message(src, out, table.now)
 
 
-def kept_table(rules: Rules) -> tuple[MemoryTable, dict[int, list[Any]]]:
+def kept_table(
+    rules: Rules, setup: Setup = SETUP, bot: str = "greedy"
+) -> tuple[MemoryTable, dict[int, list[Any]]]:
     """A sealed table whose peers keep each sealed message as their session file would."""
-    table = MemoryTable(rules, SETUP, ["greedy", "greedy"], seed=1, max_turns=60)
-    inbound: dict[int, list[Any]] = {0: [], 1: []}
+    seats = len(rules.seating.sides)
+    table = MemoryTable(rules, setup, [bot] * seats, seed=1, max_turns=60)
+    inbound: dict[int, list[Any]] = {s: [] for s in range(seats)}
 
     def keep(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
         if msg["t"] in SEALED and table.peers[dst]._playing():
@@ -92,22 +98,40 @@ def test_a_sealed_peer_taken_up_again_finishes_the_game_with_a_clean_audit(
     rules2: Rules, stop_after: int
 ) -> None:
     table, inbound = kept_table(rules2)
-    table.connect()
-    play_until(table, stop_after)
-    stopped = table.peers[1]
-    assert stopped.outcome is None and stopped.sealed is not None and stopped.sealed.shuffles
-    # Seat 1's process stops: whatever was on the wire to or from it is lost.
-    table.wire[(0, 1)].clear()
-    table.wire[(1, 0)].clear()
-    table.peers[0].on_link_down(1, table.now)
-    table.peers[1] = resumed(table, 1, inbound[1])
-    table.peers[1].begin(table.now)
-    table.peers[0].on_link_up(1, table.now)
-    table.peers[1].on_link_up(0, table.now)
+    stop_and_resume(table, inbound, 1, stop_after)
     events = finish_started(table)
     assert all(p.outcome is not None and p.outcome.result != "cheat" for p in table.peers)
     assert len({p.hash_at(p.applied) for p in table.peers}) == 1
     assert all(seen[-1] == Audited(None, CLEAN) for seen in events)
+
+
+def test_a_sealed_peer_of_a_four_seat_team_game_is_taken_up_again() -> None:
+    catalog = load()
+    setup = catalog.setup("tournament-3", variant="team", options=("conscript", "advisor"))
+    table, inbound = kept_table(catalog.rules("team"), replace(setup, sealed=True), "random")
+    stop_and_resume(table, inbound, 2, 900)
+    events = finish_started(table)
+    assert len({p.hash_at(p.applied) for p in table.peers}) == 1
+    assert all(seen[-1] == Audited(None, CLEAN) for seen in events)
+
+
+def stop_and_resume(table: MemoryTable, inbound: dict[int, list[Any]], seat: int, at: int) -> None:
+    """Play ``at`` messages; then ``seat``'s process stops (whatever was on the wire to or from
+    it is lost) and is taken up again from what it kept."""
+    table.connect()
+    play_until(table, at)
+    stopped = table.peers[seat]
+    assert stopped.outcome is None and stopped.sealed is not None and stopped.sealed.shuffles
+    others = [s for s in range(table.n) if s != seat]
+    for other in others:
+        table.wire[(other, seat)].clear()
+        table.wire[(seat, other)].clear()
+        table.peers[other].on_link_down(seat, table.now)
+    table.peers[seat] = resumed(table, seat, inbound[seat])
+    table.peers[seat].begin(table.now)
+    for other in others:
+        table.peers[other].on_link_up(seat, table.now)
+        table.peers[seat].on_link_up(other, table.now)
 
 
 def test_a_step_whose_messages_never_reached_the_file_is_cut(rules2: Rules) -> None:
