@@ -82,7 +82,7 @@ class SealedShuffle:
         self._expected: set[int] = set()  # positions our game has opened to us
         self._unkeyed: set[int] = set()  # those of them still waiting for a seat's key
         self._held: dict[tuple[str, int], list[bytes]] = {}  # passes come before their turn
-        self._passes = len(self._order)
+        self._pass_count = len(self._order)
 
     # ------------------------------------------------------------------ commitments
 
@@ -124,7 +124,7 @@ class SealedShuffle:
     def owed(self) -> set[int]:
         """The other seats we wait for: a commitment, the next pass, or a key for a position
         our game has opened to us."""
-        if not self._unkeyed and len(self.log.passes) == self._passes:
+        if not self._unkeyed and len(self.log.passes) == self._pass_count:
             return set()  # (sealed, and every key asked for is in: most rounds, most of a game)
         seats = set(self.log.seats) - set(self.log.commitments)
         nxt = self.waiting_for
@@ -193,7 +193,7 @@ class SealedShuffle:
     @property
     def final(self) -> list[bytes] | None:
         """The sealed deck, top first, once the last pass is in."""
-        return self.log.passes[-1] if len(self.log.passes) == self._passes else None
+        return self.log.passes[-1] if len(self.log.passes) == self._pass_count else None
 
     def position_key(self, position: int) -> bytes:
         """Our key for one position of the sealed deck, to release to whoever may see it."""
