@@ -21,7 +21,7 @@ from crownp2p.net.events import Outcome
 from crownp2p.net.handshake import join_accept, join_dial
 from crownp2p.net.link import FramedStream, Timeouts
 from crownp2p.net.messages import make
-from crownp2p.net.seating import HostReady, host_game, join_game
+from crownp2p.net.seating import HostReady, host_game, join_game, resume_game
 from crownp2p.net.session import Session
 
 PACKS = [("crownp2p", __version__)]
@@ -206,3 +206,34 @@ async def offer_table(
                 said = str(err)
     assert said, "the joiner took the rogue table"
     return said, replies[0]
+
+
+async def crash_the_middle_joiner(table: Table, rules: Rules, steps: int) -> int:
+    """Four peers: the middle of the three joiners by seat (it listens for the joiner above it
+    and dials the one below and the host) is cancelled once it has applied ``steps`` steps,
+    mid-game, and resumed from its record; every seat's outcome is in ``table.outcomes``.
+    Its seat."""
+    crashes = {order: trio.CancelScope() for order in range(1, 4)}
+    async with trio.open_nursery() as nursery:
+        table.ready = await nursery.start(table.host)
+
+        async def joiner(order: int, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+            with crashes[order]:
+                await table.join(order, table.ready.port, task_status=task_status)
+
+        for order in range(1, 4):
+            await nursery.start(joiner, order)
+        await wait_until(lambda: len(table.seats) == 4)
+        order = sorted(range(1, 4), key=table.seats.__getitem__)[1]
+        seat = table.seats[order]
+        info = table.sessions[seat].info
+        assert info.callers and info.dialled  # both roles
+        await wait_until(lambda: table.sessions[seat].ls.applied >= steps)
+        assert table.sessions[seat].ls.outcome is None  # (mid-game)
+        crashes[order].cancel()
+        await wait_until(lambda: table.sessions[seat].stopping)
+        table.outcomes[seat] = await resume_game(
+            rules, table.records[order], decider=table.decider(), packs=PACKS, timeouts=FAST
+        )
+        await wait_until(lambda: len(table.outcomes) == 4)
+    return seat

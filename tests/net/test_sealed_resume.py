@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import trio
 from harness import MemoryTable
-from tables import FAST, PACKS, Table, wait_until
+from tables import FAST, PACKS, Table, crash_the_middle_joiner, wait_until
 from test_sealed_tables import CLEAN, SETUP, finish_started
 
 from crownp2p.core.record import Record, verify
@@ -194,3 +194,21 @@ async def test_a_crashed_sealed_peer_resumes_over_loopback(
         record = Record.load(path)
         assert record.audit is not None and verify(rules2, record).ok
         assert audit_fault(rules2, record) is None
+
+
+async def test_a_crashed_peer_of_a_sealed_four_seat_mesh_resumes(
+    rules4: Rules, tmp_path: Any
+) -> None:
+    """Four peers over loopback, sealed: the middle joiner (which both listens and dials) is
+    cancelled mid-game and resumed; every seat's game ends with one hash and a clean audit,
+    and every record verifies, its audit line included."""
+    table = Table(rules4, bot="random", seed=1, setup=Setup(sealed=True), max_turns=30)
+    table.records = {order: tmp_path / f"seat{order}.jsonl" for order in range(4)}
+    with trio.fail_after(90):
+        await crash_the_middle_joiner(table, rules4, 60)
+    assert len({o.final_hash for o in table.outcomes.values()}) == 1
+    assert all(o.result != "cheat" for o in table.outcomes.values())
+    for path in table.records.values():
+        record = Record.load(path)
+        assert record.audit is not None and verify(rules4, record).ok
+        assert audit_fault(rules4, record) is None

@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 import trio
 from proxy import Proxy
-from tables import CODE, FAST, PACKS, Table, offer_table, wait_until
+from tables import CODE, FAST, PACKS, Table, crash_the_middle_joiner, offer_table, wait_until
 
 from crownp2p.core.record import Record, verify
 from crownp2p.net import crypto
@@ -646,29 +646,8 @@ async def test_a_crashed_peer_of_a_four_seat_mesh_resumes(rules4, tmp_path) -> N
     port."""
     table = Table(rules4, bot="random", seed=1)
     table.records = {order: tmp_path / f"seat{order}.jsonl" for order in range(4)}
-    crashes = {order: trio.CancelScope() for order in range(1, 4)}
     with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            table.ready = await nursery.start(table.host)
-
-            async def joiner(order, task_status=trio.TASK_STATUS_IGNORED):
-                with crashes[order]:
-                    await table.join(order, table.ready.port, task_status=task_status)
-
-            for order in range(1, 4):
-                await nursery.start(joiner, order)
-            await wait_until(lambda: len(table.seats) == 4)
-            order = sorted(range(1, 4), key=table.seats.__getitem__)[1]
-            seat = table.seats[order]
-            info = table.sessions[seat].info
-            assert info.callers and info.dialled  # both roles
-            await wait_until(lambda: table.sessions[seat].ls.applied >= 60)
-            crashes[order].cancel()
-            await wait_until(lambda: table.sessions[seat].stopping)
-            table.outcomes[seat] = await resume_game(
-                rules4, table.records[order], decider=table.decider(), packs=PACKS, timeouts=FAST
-            )
-            await wait_until(lambda: len(table.outcomes) == 4)
+        await crash_the_middle_joiner(table, rules4, 60)
     same_as_one_process(table)
     for path in table.records.values():
         assert verify(rules4, Record.load(path)).ok
