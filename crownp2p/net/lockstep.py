@@ -174,6 +174,7 @@ class Lockstep:
         # not): past reveal_timeout, the first of them forfeits.
         self.owed: tuple[list[int], float] | None = None
         self.audited = False
+        self.early_secrets: dict[int, float] = {}  # seat -> when its secret came, game on
         if game.setup.sealed:
             self.sealed = SealedCards(game, game_id, seat, secret or new_seed())
 
@@ -207,6 +208,7 @@ class Lockstep:
             times.append(self.owed[1] + self.reveal_timeout)
         if self.outcome is None:
             times += [t + self.reconnect_timeout for t in self.down_since.values() if t is not None]
+            times += [t + self.reveal_timeout for t in self.early_secrets.values()]
             r = self.rounds.get(self.round)
             if r is not None and r.deadline is not None:
                 times.append(r.deadline)
@@ -606,6 +608,14 @@ class Lockstep:
                 f"key within {self.reveal_timeout:g} s",
             )
 
+    def _judge_early_secrets(self, now: float) -> None:
+        """A seat whose secret came while our game was on, and whose game's end has not
+        reached us within reveal_timeout, stopped the game: its forfeit."""
+        for seat, since in sorted(self.early_secrets.items()):
+            if not self._over() and now >= since + self.reveal_timeout:
+                reason = f"{self.seat_name(seat)} stopped the game for an audit"
+                self._conclude_forfeit(seat, reason)
+
     def _cheat(self, cheat: DeckCheat) -> None:
         self._forfeit(cheat.seat, "cheat", f"{self.seat_name(cheat.seat)} cheated: {cheat.what}")
 
@@ -618,7 +628,9 @@ class Lockstep:
         """The game is over: reveal our game secret, and judge once every seat's is in."""
         assert self.sealed is not None
         self._send(None, "audit", force=True, secret=self.sealed.secret)
-        self.audit_by = self._now + self.reveal_timeout
+        # (twice the window: a seat whose game our secret alone ends waits one window for
+        # the message that ended ours, and only then reveals its own)
+        self.audit_by = self._now + 2 * self.reveal_timeout
 
     def _on_audit(self, seat: int, msg: dict[str, Any], now: float) -> None:
         if self.sealed is None:
@@ -628,9 +640,11 @@ class Lockstep:
             return  # (re-sent after a reconnect; the first one counts)
         self.secrets[seat] = msg["secret"]
         if self.outcome is None and self.started:
-            # A seat reveals its secret only once its game is over: it stops the game, which
-            # is its forfeit, unless the audit finds that someone cheated.
-            self._conclude_forfeit(seat, f"{self.seat_name(seat)} stopped the game for an audit")
+            # A seat reveals its secret only once its game is over. Ours may end an instant
+            # later: at four seats the message that ended it may come by a slower link than
+            # its secret. If ours has not ended within reveal_timeout, the seat stopped the
+            # game, which is its forfeit (on_tick), unless the audit finds that someone cheated.
+            self.early_secrets.setdefault(seat, now)
 
     def _auditing(self) -> bool:
         """Has the game ended, our secret gone out, and the verdict still to come?"""
@@ -928,6 +942,7 @@ class Lockstep:
         if self._over() or self._judge_absent(now):
             return
         self._judge_sealed(now)
+        self._judge_early_secrets(now)
         if self._over():
             return
         due = self._decision_due()

@@ -284,3 +284,43 @@ def test_crownp2p_state_prints_what_the_records_seat_knew(
             assert [name is None for name in zones[zone]] == hidden
         assert None not in zones["discard"] + zones["in_play"]
     assert main(["state", str(path), "--step", "100000"]) == 2
+
+
+def test_a_secret_that_outruns_the_end_of_the_game_is_no_forfeit() -> None:
+    """Four seats: seat 0 resigns; seat 2 hears it first, ends its game and sends its secret,
+    which reaches seat 1 before seat 0's word does (another link, faster). Seat 1 keeps the
+    secret and ends its game on seat 0's word: seat 0's forfeit, as at every other seat."""
+    catalog = load()
+    setup = catalog.setup("tournament-3", variant="team", options=("conscript", "advisor"))
+    table = MemoryTable(catalog.rules("team"), replace(setup, sealed=True), ["random"] * 4)
+    table.bot_seats = {1, 2, 3}  # (seat 0 is a person: the game waits for it)
+    table.connect()
+    resigner, first, late = table.peers[0], table.peers[2], table.peers[1]
+    assert resigner.outcome is None and late.outcome is None
+    resigner.resign("left the table")
+    table.collect(0)
+    for message in list(table.wire[(0, 2)]):
+        first.on_message(0, message, table.now)
+    table.wire[(0, 2)].clear()
+    table.collect(2)
+    secret = next(m for m in table.wire[(2, 1)] if m["t"] == "audit")
+    late.on_message(2, secret, table.now)
+    assert late.outcome is None  # (held: its game has not ended yet)
+    table.pump()
+    table.tick(1)
+    assert all(p.outcome is not None and p.outcome.culprit == 0 for p in table.peers)
+
+
+def test_a_secret_sent_while_the_game_is_on_is_its_seats_forfeit(rules2: Rules) -> None:
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=30)
+    table.bot_seats = {0}  # (seat 1 is a person: the game waits for it)
+    table.connect()
+    assert table.peers[0].outcome is None
+    table.inject(1, 0, {"t": "audit", "secret": table.peers[1].sealed.secret})  # type: ignore[union-attr]
+    assert table.peers[0].outcome is None
+    table.tick(5)
+    assert table.peers[0].outcome is None  # (its game may end an instant later)
+    table.tick(10)
+    outcome = table.peers[0].outcome
+    assert outcome is not None and outcome.result == "forfeit" and outcome.culprit == 1
+    assert "stopped the game for an audit" in outcome.reason
