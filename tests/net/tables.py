@@ -208,6 +208,37 @@ async def offer_table(
     return said, replies[0]
 
 
+async def crash_one_of_two(table: Table, rules: Rules, victim: str, steps: int) -> None:
+    """Two peers: the host or the joiner (``victim``) is cancelled once it has applied ``steps``
+    steps and resumed from its record (``table.records`` go by join order); both outcomes end
+    in ``table.outcomes``."""
+    order = 0 if victim == "host" else 1  # the records and the crash go by join order
+    crash = trio.CancelScope()
+    async with trio.open_nursery() as nursery:
+
+        async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+            with crash if order == 0 else trio.CancelScope():
+                await table.host(task_status=task_status)
+
+        async def join(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+            with crash if order == 1 else trio.CancelScope():
+                await table.join(1, table.ready.port, task_status=task_status)
+
+        table.ready = await nursery.start(host)
+        await nursery.start(join)
+        await wait_until(
+            lambda: order in table.seats and table.sessions[table.seats[order]].ls.applied >= steps
+        )
+        seat = table.seats[order]
+        crash.cancel()
+        await wait_until(lambda: table.sessions[seat].stopping)
+        await trio.sleep(0.2)
+        table.outcomes[seat] = await resume_game(
+            rules, table.records[order], decider=table.decider(), packs=PACKS, timeouts=FAST
+        )
+        await wait_until(lambda: len(table.outcomes) == 2)
+
+
 async def crash_the_middle_joiner(table: Table, rules: Rules, steps: int) -> int:
     """Four peers: the middle of the three joiners by seat (it listens for the joiner above it
     and dials the one below and the host) is cancelled once it has applied ``steps`` steps,

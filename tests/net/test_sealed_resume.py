@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import trio
 from harness import MemoryTable
-from tables import FAST, PACKS, Table, crash_the_middle_joiner, wait_until
+from tables import Table, crash_one_of_two, crash_the_middle_joiner
 from test_sealed_tables import CLEAN, SETUP, finish_started
 
 from crownp2p.core.record import Record, verify
@@ -21,7 +21,6 @@ from crownp2p.net.events import Audited
 from crownp2p.net.lockstep import Lockstep
 from crownp2p.net.sealed_cards import audit_fault
 from crownp2p.net.sealed_resume import rebuild
-from crownp2p.net.seating import resume_game
 from crownp2p.packs import load
 
 SEALED = ("seal", "pass", "keys", "open")
@@ -161,32 +160,8 @@ async def test_a_crashed_sealed_peer_resumes_over_loopback(
     line included."""
     table = Table(rules2, bot="greedy", seed=1, setup=SETUP, max_turns=40)
     table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
-    order = 0 if victim == "host" else 1  # the records and the crash go by join order
-    crash = trio.CancelScope()
     with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-
-            async def host(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-                with crash if order == 0 else trio.CancelScope():
-                    await table.host(task_status=task_status)
-
-            async def join(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-                with crash if order == 1 else trio.CancelScope():
-                    await table.join(1, table.ready.port, task_status=task_status)
-
-            table.ready = await nursery.start(host)
-            await nursery.start(join)
-            await wait_until(
-                lambda: order in table.seats and table.sessions[table.seats[order]].ls.applied >= 80
-            )
-            seat = table.seats[order]
-            crash.cancel()
-            await wait_until(lambda: table.sessions[seat].stopping)
-            await trio.sleep(0.2)
-            table.outcomes[seat] = await resume_game(
-                rules2, table.records[order], decider=table.decider(), packs=PACKS, timeouts=FAST
-            )
-            await wait_until(lambda: len(table.outcomes) == 2)
+        await crash_one_of_two(table, rules2, victim, 80)
     outcomes = list(table.outcomes.values())
     assert len({o.final_hash for o in outcomes}) == 1
     assert all(o.result in ("win", "loss", "draw", "aborted") for o in outcomes)

@@ -11,7 +11,16 @@ from functools import partial
 import pytest
 import trio
 from proxy import Proxy
-from tables import CODE, FAST, PACKS, Table, crash_the_middle_joiner, offer_table, wait_until
+from tables import (
+    CODE,
+    FAST,
+    PACKS,
+    Table,
+    crash_one_of_two,
+    crash_the_middle_joiner,
+    offer_table,
+    wait_until,
+)
 
 from crownp2p.core.record import Record, verify
 from crownp2p.net import crypto
@@ -343,34 +352,8 @@ async def test_a_joiner_cut_off_before_its_table_rejoins_its_seat(rules2, rules4
 async def test_a_crashed_peer_resumes_from_its_record(rules2, tmp_path, victim) -> None:
     table = Table(rules2, bot="random", seed=1)
     table.records = {0: tmp_path / "host.jsonl", 1: tmp_path / "join.jsonl"}
-    order = 0 if victim == "host" else 1  # the records and the crash go by join order
-    crash = trio.CancelScope()
     with trio.fail_after(40):
-        async with trio.open_nursery() as nursery:
-
-            async def host(task_status=trio.TASK_STATUS_IGNORED):
-                with crash if order == 0 else trio.CancelScope():
-                    await table.host(task_status=task_status)
-
-            async def join(task_status=trio.TASK_STATUS_IGNORED):
-                with crash if order == 1 else trio.CancelScope():
-                    await table.join(1, table.ready.port, task_status=task_status)
-
-            table.ready = await nursery.start(host)
-            await nursery.start(join)
-            await wait_until(
-                lambda: order in table.seats and table.sessions[table.seats[order]].ls.applied >= 50
-            )
-            seat = table.seats[order]
-            crash.cancel()
-            await wait_until(lambda: table.sessions[seat].stopping)
-            await trio.sleep(0.2)
-            record = table.records[order]
-            resumed = await resume_game(
-                rules2, record, decider=table.decider(), packs=PACKS, timeouts=FAST
-            )
-            table.outcomes[seat] = resumed
-            await wait_until(lambda: len(table.outcomes) == 2)
+        await crash_one_of_two(table, rules2, victim, 50)
     same_as_one_process(table)
     for path in table.records.values():
         assert verify(rules2, Record.load(path)).ok
