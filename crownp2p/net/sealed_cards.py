@@ -82,7 +82,6 @@ class SealedCards:
         self.unsettled: dict[int, SealedShuffle] = {}  # the rounds we may still wait on
         self.tables: dict[int, dict[bytes, int]] = {}  # shuffle -> point -> instance going in
         self.points: dict[int, bytes] = {}  # card instance -> its point
-        self.went_in: dict[int, list[int]] = {}  # shuffle -> the instances it took, in order
         self.slots: dict[int, _Slot] = {}  # card id -> where it lies in its sealed deck
         self.outbox: Outbox = []
         self.keys_out: dict[int, list[list[Any]]] = {}  # seat -> [card, our key] to send it
@@ -134,10 +133,6 @@ class SealedCards:
             point = self.points[instance] = card_point(self.game_id, instance)
         return point
 
-    def _table(self, number: int) -> dict[bytes, int]:
-        """Point -> instance, for the cards that went into shuffle ``number``."""
-        return self.tables[number]
-
     # ================================================================ shuffles
 
     def shuffle(self) -> Decision | None:
@@ -161,7 +156,7 @@ class SealedCards:
 
     def _start(self, number: int, seat: int) -> None:
         player = self.game.players[seat]
-        went_in = self.went_in[number] = [self.instance(c) for c in player.deck + player.discard]
+        went_in = [self.instance(c) for c in player.deck + player.discard]
         start = [self._point(i) for i in went_in]
         seed = shuffle_seed(self.secret, self.game_id, number)
         seats = pass_seats(self.seats, seat)
@@ -227,7 +222,7 @@ class SealedCards:
         slot = self.slots[card]
         if slot.instance is None:
             round_ = self.unsettled[slot.shuffle] = self.shuffles[slot.shuffle]
-            slot.instance = round_.expect(slot.position, self._table(slot.shuffle))
+            slot.instance = round_.expect(slot.position, self.tables[slot.shuffle])
         return slot.instance
 
     def _expect(self, card: int) -> None:
@@ -244,7 +239,7 @@ class SealedCards:
             self.early_keys.append((seat, card, key))
             return
         round_ = self.shuffles[slot.shuffle]
-        found = round_.on_key(seat, slot.position, key, self._table(slot.shuffle))
+        found = round_.on_key(seat, slot.position, key, self.tables[slot.shuffle])
         if found is not None and slot.instance is None:
             slot.instance = found
         if slot.instance is not None and card in self.game.unknown:
@@ -470,35 +465,45 @@ def replay_known(
         yield game, step, named
 
 
+class AuditFault(ValueError):
+    """What a sealed game's record does not bear out of its audit line: one sentence."""
+
+
 def audit_fault(rules: Rules, record: Record) -> str | None:
     """What a sealed game's record does not bear out of its audit line (``record.audit``,
-    every seat's game secret): the whole game again with every sealed card named from the
-    secrets, each step's openings and decision holding and its public hash as recorded. One
-    sentence, or None. (The passes and keys were checked at the table; the record keeps the
-    secrets, not the commitments, so this shows that the game and the secrets agree.)"""
-    secrets, game_id = record.audit or {}, record.game_id
-    if game_id is None:
-        return "the audit: the record has no game id"
-    missing = [s for s in rules.seating.seats if s not in secrets]
-    if missing:
-        return f"the audit: seat {missing[0]}'s game secret is missing"
+    every seat's game secret), as :func:`named_by_the_audit` finds it: one sentence, or None."""
     try:
-        start = record.new_game(rules)
-        for game, step, _ in replay_known(start, record.steps, game_id, secrets):
-            if game.table_hash() != step.hash:
-                return f"the audit: step {step.seq}'s hash differs with every card known"
-    except DeckCheat as err:
-        return f"the audit: {err.what} (seat {err.seat})"
-    except (ValueError, KeyError) as err:  # (a record that cannot be set up, a bad secret)
-        return f"the audit does not replay: {err}"
+        named_by_the_audit(rules, record)
+    except AuditFault as fault:
+        return str(fault)
     return None
 
 
-def named_after(rules: Rules, record: Record) -> dict[int, list[tuple[int, str]]]:
-    """For a record with its audit line: the cards each sealed shuffle step names, by the
-    step's number, for a replay that shows every card (``crownp2p replay`` after the audit).
-    Raises DeckCheat or ValueError as :func:`audit_fault` reports them."""
-    assert record.audit is not None and record.game_id is not None
-    start = record.new_game(rules)
-    steps = replay_known(start, record.steps, record.game_id, record.audit)
-    return {step.seq: named for _, step, named in steps if named}
+def named_by_the_audit(rules: Rules, record: Record) -> dict[int, list[tuple[int, str]]]:
+    """The whole game again with every sealed card named from the secrets of the record's
+    audit line, each step's openings and decision holding and its public hash as recorded:
+    the cards each sealed shuffle's step named, by the step's number (for ``crownp2p replay``
+    after the audit), or AuditFault. (The passes and keys were checked at the table; the
+    record keeps the secrets, not the commitments, so this shows that the game and the
+    secrets agree.)"""
+    secrets, game_id = record.audit or {}, record.game_id
+    if game_id is None:
+        raise AuditFault("the audit: the record has no game id")
+    missing = [s for s in rules.seating.seats if s not in secrets]
+    if missing:
+        raise AuditFault(f"the audit: seat {missing[0]}'s game secret is missing")
+    named_at: dict[int, list[tuple[int, str]]] = {}
+    try:
+        start = record.new_game(rules)
+        for game, step, named in replay_known(start, record.steps, game_id, secrets):
+            if game.table_hash() != step.hash:
+                raise AuditFault(f"the audit: step {step.seq}'s hash differs with every card known")
+            if named:
+                named_at[step.seq] = named
+    except DeckCheat as err:
+        raise AuditFault(f"the audit: {err.what} (seat {err.seat})") from None
+    except AuditFault:
+        raise
+    except (ValueError, KeyError) as err:  # (a record that cannot be set up, a bad secret)
+        raise AuditFault(f"the audit does not replay: {err}") from None
+    return named_at

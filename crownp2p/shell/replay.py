@@ -438,9 +438,9 @@ def replay_command(args: argparse.Namespace) -> int:
 
 def _named_by_the_audit(rules: Rules, record: Record) -> dict[int, list[tuple[int, str]]]:
     """What each sealed shuffle of an audited record named, or one sentence why not."""
-    from ..net.sealed_cards import audit_fault, named_after
+    from ..net.sealed_cards import AuditFault, named_by_the_audit
 
-    fault = audit_fault(rules, record)
-    if fault is not None:
-        raise ReplayError(fault)
-    return named_after(rules, record)
+    try:
+        return named_by_the_audit(rules, record)
+    except AuditFault as fault:
+        raise ReplayError(str(fault)) from None
