@@ -1051,8 +1051,8 @@ class Lockstep:
         """Our own seat loses (we resign, or our clock ran out): we tell every peer."""
         if self._over():
             return
-        # (first: with sealed decks our game secret follows the end, and a secret that came
-        # while the game was on would be read as our stopping it for an audit)
+        # (first: with sealed decks our game secret then follows the end on every link, and no
+        # peer holds it waiting for the end, see _on_audit)
         self._send(None, "end", seat=self.me, code=code, text=reason[:500])
         self._conclude_forfeit(self.me, reason)
 
