@@ -172,8 +172,8 @@ class Game(Mechanics):
         ahead.apply(decision)
         still = {c for p in ahead.players for c in p.deck + p.hand}
         opened: list[tuple[int, int | None]] = [(c, None) for c in before if c not in still]
-        for viewer, seat in ahead.looks:
-            opened += [(c, viewer) for c in self.players[seat].hand if c not in self.shown]
+        for viewer, _, cards in ahead.looks:
+            opened += [(c, viewer) for c in cards if c not in self.shown]
         return opened
 
     def attack_map(self) -> AttackMap:

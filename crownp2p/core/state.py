@@ -123,9 +123,10 @@ class GameState:
         # from its seat's pool, so that the names of a deck and hand together stay exact
         # (docs/sealed-decks.md, "The engine"). Empty for an engine that knows every card.
         self.unknown: set[int] = set()
-        # Each look at a hand (Astrology): the seat that looked and whose hand, for
-        # Game.openings to open that hand to the one who looks. Not in the explicit state.
-        self.looks: list[tuple[int, int]] = []
+        # Each look at a hand (Astrology): the seat that looked, whose hand, and the cards it
+        # held then, for a sealed game to open them to the one who looks. Not in the explicit
+        # state.
+        self.looks: list[tuple[int, int, tuple[int, ...]]] = []
         # What a variant's rules keep besides (docs/plugins.md), by namespace: hashed and saved.
         self.packs = packs
 

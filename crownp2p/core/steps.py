@@ -918,7 +918,7 @@ class LookAtHand(EffectStep):
         opponent = f.value(OPPONENT)
         names = sorted(g.cards[c] for c in g.players[opponent].hand)
         g.this_turn.glimpses.setdefault(f.seat, {})[opponent] = names
-        g.looks.append((f.seat, opponent))
+        g.looks.append((f.seat, opponent, tuple(g.players[opponent].hand)))
         return True
 
 

@@ -12,9 +12,10 @@ engine") and does the cryptography's side of each thing the game does with hidde
   seat, and the chance decision names the cards once every key is in;
 * **a seat's decision that opens cards** (``Game.openings``): the seat sends an ``open`` of the
   cards it opens to all, with its keys, before the decision. Every other seat adds its keys,
-  and the decision is applied once the cards are learnt. Cards a decision opens to one seat
-  (Astrology's look) every peer finds itself, from its own engine, once the decision's own
-  openings are in: only then do the others send that seat their keys;
+  and the decision is applied once the cards are learnt. A hand a decision opens to one seat
+  (Astrology's look): the seat waits for the others' keys before it applies its decision;
+  each other peer gives its keys once its engine has applied the decision, from the cards
+  the look noted (``game.looks``);
 * the **audit** at the end: every seat reveals its game secret, from which each of its
   shuffle seeds came; every seed is checked against its commitment, every pass re-run and
   every key released checked; then the whole game is replayed by an engine that knows every
@@ -93,6 +94,7 @@ class SealedCards:
         self._made: tuple[int, int, int] | None = None  # the shuffle answered: number, first, n
         self.sealed = 0  # sealed shuffles our engine has applied
         self.steps = 0
+        self.looked = len(game.looks)  # the looks at a hand we have given our keys for
         # Every card our engine learnt since the last step, and whether to all: for the record.
         self.learnt: list[tuple[int, str, bool]] = []
 
@@ -206,6 +208,10 @@ class SealedCards:
                 self._give(card, viewers)
                 if self.me in viewers:
                     self._expect(card)
+        for viewer, _, cards in game.looks[self.looked :]:
+            if viewer != self.me:  # (our own look waited for the keys: see ours)
+                self._private([(c, viewer) for c in cards if c not in game.shown])
+        self.looked = len(game.looks)
 
     def _give(self, card: int, seats: Iterable[int]) -> None:
         """Send our key for ``card`` to each of ``seats`` that has not had it."""
@@ -302,8 +308,9 @@ class SealedCards:
         return self._private(opened)
 
     def theirs(self, seat: int, decision: Decision) -> bool:
-        """``seat``'s decision is next: may we apply it? Its openings to all must be learnt;
-        then we give our keys for what it opens to one seat."""
+        """``seat``'s decision is next: may we apply it? Its openings to all must be learnt.
+        (What it opens to one seat, Astrology's look, needs nothing of us before we apply it:
+        :meth:`after_step` gives that seat our keys.)"""
         opening = self.openings.get(self.steps + 1)
         if opening is not None:
             if opening.seat != seat:
@@ -318,11 +325,7 @@ class SealedCards:
             for card, instance in found:
                 self._learn_to_all(card, self.game.cards[instance])
             del self.openings[self.steps + 1]
-        try:
-            opened = self.game.openings(decision)
-        except IllegalDecision:
-            return True  # the engine refuses it: the caller's check names the seat
-        return self._private(opened)
+        return True
 
     def ours_ready(self, decision: Decision) -> bool:
         """May our own decision be applied now: are the cards it opens to us learnt?"""

@@ -176,9 +176,9 @@ class Bus:
             peer.allowed.update(c for c in player.deck + player.hand if c in game.shown)
             peer.allowed.update(player.discard + player.in_play)
         peer.allowed.update(game.trash)
-        for viewer, target in game.looks[peer.looked :]:
+        for viewer, _, cards in game.looks[peer.looked :]:
             if viewer == peer.seat:
-                peer.allowed.update(game.players[target].hand)
+                peer.allowed.update(cards)
         peer.looked = len(game.looks)
 
     # ------------------------------------------------------------------ the table
