@@ -620,9 +620,13 @@ class Lockstep:
         self._forfeit(cheat.seat, "cheat", f"{self.seat_name(cheat.seat)} cheated: {cheat.what}")
 
     def _bad_opening(self, err: BadOpening) -> None:
-        """Keys opened to no card: one of them is wrong, and only the audit says whose."""
+        """Keys opened to no card: one of them is wrong, and only the audit says whose. Every
+        peer is told first (as a resignation is: our secret follows the end), so that no seat
+        waits a window for the message that ends its game."""
         if not self._over():
-            self._conclude("aborted", None, f"{err}; the audit names the seat")
+            reason = f"{err}; the audit names the seat"
+            self._send(None, "end", seat=self.me, code="bad-opening", text=reason[:500])
+            self._conclude("aborted", None, reason)
 
     def _begin_audit(self) -> None:
         """The game is over: reveal our game secret, and judge once every seat's is in."""
@@ -900,8 +904,15 @@ class Lockstep:
                 "an end is only a seat's own resignation",
             )
             return
-        if not self._over():
-            self._conclude_forfeit(seat, msg["text"] or f"{self.seat_name(seat)} resigned")
+        if self._over():
+            return
+        reason = msg["text"] or f"{self.seat_name(seat)} resigned"
+        if msg["code"] == "bad-opening":
+            # Keys sent to that seat opened to no card, it says. Keys that went to it alone
+            # only it could check, so its stop is its forfeit here, unless the audit names a
+            # seat (a pass, or a key that came to us).
+            reason = f"{self.seat_name(seat)} stopped the game, saying: {msg['text']}"
+        self._conclude_forfeit(seat, reason)
 
     def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
         # A goodbye is not a verdict (a peer whose game ended for a reason we have yet to hear

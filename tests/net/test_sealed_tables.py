@@ -94,6 +94,60 @@ def test_a_wrong_key_on_the_wire_ends_the_game_as_the_cheat_of_its_sender(rules2
     assert honest.outcome.culprit == 1 and "released a wrong key" in honest.outcome.reason
 
 
+def test_keys_that_open_to_no_card_stop_every_seat_at_once_for_the_audit() -> None:
+    """Four seats: seat 1 gives seat 0 a wrong key. Seat 0 finds that the keys open to no card
+    and says so (``end``, code ``bad-opening``) before it reveals its secret: every seat stops
+    and reveals at once, with no window waited out. Seat 0's audit names seat 1. The others
+    never saw that key (it went to seat 0 alone), so for them seat 0 stopped the game: its
+    forfeit, their audit clean."""
+    catalog = load()
+    setup = catalog.setup("tournament-3", variant="team", options=("conscript", "advisor"))
+    table = MemoryTable(catalog.rules("team"), replace(setup, sealed=True), ["random"] * 4)
+    changed = [0]
+
+    def wrong_key(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if (src, dst) == (1, 0) and msg["t"] == "keys" and not changed[0]:
+            changed[0] += 1
+            [card, key], *rest = msg["keys"]
+            return [{**msg, "keys": [[card, bytes([key[0] ^ 1]) + key[1:]], *rest]}]
+        return [msg]
+
+    table.tamper = wrong_key
+    table.connect()
+    table.pump()
+    assert changed[0] == 1 and table.now == 0  # (no time has passed: no window ran out)
+    ends = [m for src, _, m in table.log if src == 0 and m["t"] == "end"]
+    assert len(ends) == 3 and all(m["code"] == "bad-opening" for m in ends)
+    detector, *others = table.peers
+    assert detector.outcome is not None and detector.outcome.result == "cheat"
+    assert detector.outcome.culprit == 1 and "released a wrong key" in detector.outcome.reason
+    for peer in others:
+        assert peer.audited and peer.record.audit is not None
+        assert peer.outcome is not None and peer.outcome.result == "forfeit"
+        assert peer.outcome.culprit == 0 and "(p0) stopped the game, saying" in peer.outcome.reason
+
+
+def test_a_seat_that_says_keys_opened_to_no_card_when_none_did_forfeits(rules2: Rules) -> None:
+    """``end`` with code ``bad-opening`` is the sender's forfeit unless the audit names a seat:
+    no seat escapes a game it is losing by saying keys opened to no card."""
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=30)
+    said = "the keys for position 0 of shuffle 1 open to no card of the deck"
+
+    def false_claim(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if src == 1 and table.peers[0].applied > 60 and table.peers[0].outcome is None:
+            return [msg, {"t": "end", "seat": 1, "code": "bad-opening", "text": said}]
+        return [msg]
+
+    table.tamper = false_claim
+    finish(table)
+    honest = table.peers[0]
+    assert honest.audited and honest.record.audit is not None  # (clean: it names no one)
+    assert honest.outcome is not None and honest.outcome.result == "forfeit"
+    assert honest.outcome.culprit == 1 and f"(p1) stopped the game, saying: {said}" in (
+        honest.outcome.reason
+    )
+
+
 def test_a_seat_that_keeps_its_secret_from_the_audit_is_named(rules2: Rules) -> None:
     table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=20)
 
