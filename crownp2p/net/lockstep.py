@@ -624,9 +624,8 @@ class Lockstep:
         peer is told first (as a resignation is: our secret follows the end), so that no seat
         waits a window for the message that ends its game."""
         if not self._over():
-            reason = f"{err}; the audit names the seat"
-            self._send(None, "end", seat=self.me, code="bad-opening", text=reason[:500])
-            self._conclude("aborted", None, reason)
+            self._send(None, "end", seat=self.me, code="bad-opening", text=str(err)[:500])
+            self._conclude("aborted", None, str(err))
 
     def _begin_audit(self) -> None:
         """The game is over: reveal our game secret, and judge once every seat's is in."""
@@ -911,7 +910,8 @@ class Lockstep:
             # Keys sent to that seat opened to no card, it says. Keys that went to it alone
             # only it could check, so its stop is its forfeit here, unless the audit names a
             # seat (a pass, or a key that came to us).
-            reason = f"{self.seat_name(seat)} stopped the game, saying: {msg['text']}"
+            said = msg["text"] or "keys sent to it opened to no card"
+            reason = f"{self.seat_name(seat)} stopped the game, saying: {said}"
         self._conclude_forfeit(seat, reason)
 
     def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
