@@ -175,6 +175,7 @@ class Lockstep:
         self.owed: tuple[list[int], float] | None = None
         self.audited = False
         self.early_secrets: dict[int, float] = {}  # seat -> when its secret came, game on
+        self.bad_opening: str | None = None  # why keys that opened to no card stopped our game
         if game.setup.sealed:
             self.sealed = SealedCards(game, game_id, seat, secret or new_seed())
 
@@ -624,7 +625,8 @@ class Lockstep:
         peer is told first (as a resignation is: our secret follows the end), so that no seat
         waits a window for the message that ends its game."""
         if not self._over():
-            self._send(None, "end", seat=self.me, code="bad-opening", text=str(err)[:500])
+            self.bad_opening = str(err)[:500]
+            self._send(None, "end", seat=self.me, code="bad-opening", text=self.bad_opening)
             self._conclude("aborted", None, str(err))
 
     def _begin_audit(self) -> None:
@@ -789,6 +791,8 @@ class Lockstep:
             self._send(seat, "ack", seq=self.applied, hash=self.hash_at(self.applied))
         if self.outcome is not None and self.outcome.culprit == self.me:
             self._send(seat, "end", seat=self.me, code="resign", text=self.outcome.reason[:500])
+        elif self.bad_opening is not None:
+            self._send(seat, "end", seat=self.me, code="bad-opening", text=self.bad_opening)
         elif self.outcome is not None and self.outcome.result == "desync":
             self._send(seat, "desync", seq=self.outcome.seq, hashes=self._hash_window())
         self._finish_check()

@@ -127,6 +127,40 @@ def test_keys_that_open_to_no_card_stop_every_seat_at_once_for_the_audit() -> No
         assert peer.outcome.culprit == 0 and "(p0) stopped the game, saying" in peer.outcome.reason
 
 
+def test_a_bad_opening_end_lost_with_its_link_is_sent_again_when_the_link_is_back(
+    rules2: Rules,
+) -> None:
+    """The seat whose link was down when the finder's end went out hears it on the sync, as a
+    resignation is heard: it ends at once, not after a window holding the finder's secret."""
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=60)
+    changed, lost = [0], [0]
+
+    def wrong_key_and_lost_end(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if src == 1 and msg["t"] == "keys" and not changed[0]:
+            changed[0] += 1
+            [card, key], *rest = msg["keys"]
+            return [{**msg, "keys": [[card, bytes([key[0] ^ 1]) + key[1:]], *rest]}]
+        if src == 0 and msg["t"] == "end":
+            lost[0] += 1  # (the link went down as it left)
+            return []
+        return [msg]
+
+    table.tamper = wrong_key_and_lost_end
+    table.connect()
+    table.pump()
+    finder, other = table.peers
+    assert changed[0] == lost[0] == 1 and finder.outcome is not None and other.outcome is None
+    table.tamper = None
+    for a, b in ((0, 1), (1, 0)):
+        table.peers[a].on_link_down(b, table.now)
+        table.peers[a].on_link_up(b, table.now)
+    table.pump()
+    assert table.now == 0  # (at once: no window ran out)
+    assert other.outcome is not None and other.outcome.result == "forfeit"
+    assert "(p0) stopped the game, saying" in other.outcome.reason
+    assert finder.outcome.result == "cheat" and finder.outcome.culprit == 1
+
+
 def test_a_seat_that_says_keys_opened_to_no_card_when_none_did_forfeits(rules2: Rules) -> None:
     """``end`` with code ``bad-opening`` is the sender's forfeit unless the audit names a seat:
     no seat escapes a game it is losing by saying keys opened to no card."""
