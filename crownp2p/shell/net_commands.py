@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..net.events import Chat, Ended, Heard, LinkChanged, Outcome, Started, Watching
+from ..net.events import Audited, Chat, Ended, Heard, LinkChanged, Outcome, Started, Watching
 from .cli import CommandError
 from .lobby_screen import LobbyScreen, told
 from .turns import turn_limit
@@ -202,6 +202,8 @@ class Printer:
                     {"event": "chat", "seat": seat, "text": text},
                     f"[seat {seat}] {text}",
                 )
+            case Audited(culprit=culprit, text=text):  # (a sealed game's, after its end)
+                self.emit({"event": "audited", "culprit": culprit, "text": text}, text)
             case Watching(name=name, here=here):
                 self.emit(
                     {"event": "watching", "name": name, "here": here},

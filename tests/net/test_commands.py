@@ -265,10 +265,13 @@ def steps_in(path: Path) -> int:
         return 0
 
 
-def kill_and_resume(tmp_path, victim: str, decks: str) -> tuple[list[dict], dict, int]:
+def kill_and_resume(
+    tmp_path, victim: str, decks: str
+) -> tuple[list[dict], dict, int, list[list[dict]]]:
     """Bots' seed 4 between two processes; ``victim`` is killed (SIGKILL: no goodbye, no flush
     beyond what was fsync'd) 100 steps in and resumed from its files. Both last lines, the
-    records by role, and the step the victim's record had reached."""
+    records by role, the step the victim's record had reached, and every line the resumed
+    peer and the other printed."""
     seed = ["--bot", "greedy", "--seed", "4", "--test-seed", "1", "--reconnect", "30"]
     records = {"host": tmp_path / "host.jsonl", "joiner": tmp_path / "join.jsonl"}
     host, listening = start_host(*seed, decks, "--record", str(records["host"]))
@@ -306,13 +309,14 @@ def kill_and_resume(tmp_path, victim: str, decks: str) -> tuple[list[dict], dict
     out, err = survivor.communicate(timeout=30)
     assert resumed.returncode == 0, resumed.stderr
     assert survivor.returncode == 0, err
-    return [last_json(resumed.stdout), last_json(out)], records, killed_at
+    printed = [[json.loads(line) for line in text.splitlines()] for text in (resumed.stdout, out)]
+    return [lines[-1] for lines in printed], records, killed_at, printed
 
 
 @pytest.mark.parametrize("victim", ["joiner", "host"])
 def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, rules2, victim):
     # Bots' seed 4: a game the greedy bots win in 131 turns (seed 1 now runs to the turn cap).
-    results, records, killed_at = kill_and_resume(tmp_path, victim, "--open-decks")
+    results, records, killed_at, _ = kill_and_resume(tmp_path, victim, "--open-decks")
     local = play_local(rules2, Setup(), ["greedy", "greedy"], seed=4, test_seed=1, max_turns=300)
     assert killed_at < len(local.record.steps)  # it really was mid-game
     for result in results:
@@ -327,8 +331,11 @@ def test_a_killed_peer_resumes_and_the_game_ends_as_if_uninterrupted(tmp_path, r
 def test_a_killed_peer_of_a_sealed_game_resumes_and_the_audit_is_clean(
     tmp_path, rules2, victim
 ) -> None:
-    results, records, killed_at = kill_and_resume(tmp_path, victim, "--sealed-decks")
+    results, records, killed_at, printed = kill_and_resume(tmp_path, victim, "--sealed-decks")
     assert len({r["final_hash"] for r in results}) == 1 and results[0]["seq"] > killed_at
+    said = "the audit is clean: every shuffle and card checks out"
+    clean = {"event": "audited", "culprit": None, "text": said}
+    assert all(clean in lines for lines in printed)  # (each peer tells its user the audit)
     assert all(r["result"] in ("win", "loss", "draw", "aborted") for r in results)
     for path in records.values():
         record = Record.load(path)
