@@ -909,14 +909,22 @@ class Lockstep:
             return
         if self._over():
             return
-        reason = msg["text"] or f"{self.seat_name(seat)} resigned"
-        if msg["code"] == "bad-opening":
-            # Keys sent to that seat opened to no card, it says. Keys that went to it alone
-            # only it could check, so its stop is its forfeit here, unless the audit names a
-            # seat (a pass, or a key that came to us).
-            said = msg["text"] or "keys sent to it opened to no card"
-            reason = f"{self.seat_name(seat)} stopped the game, saying: {said}"
-        self._conclude_forfeit(seat, reason)
+        if msg["code"] == "bad-opening" and self.sealed is not None:
+            self._stopped_for_bad_keys(seat, msg["text"] or "keys sent to it opened to no card")
+            return
+        self._conclude_forfeit(seat, msg["text"] or f"{self.seat_name(seat)} resigned")
+
+    def _stopped_for_bad_keys(self, seat: int, said: str) -> None:
+        """``seat`` found keys sent to it that open to no card. Those keys went to it alone, on
+        links we cannot read, and nothing in them is signed: we cannot check the claim. At two
+        seats the keys were ours, and ours are right, so the claim is false: its forfeit. At
+        more, another seat may have sent them, or the claim may be false: the game ends with no
+        result, unless the audit names a seat from what we saw (a pass, a key sent to us)."""
+        reason = f"{self.seat_name(seat)} stopped the game, saying: {said}"
+        if len(self.seats) == 2:
+            self._conclude_forfeit(seat, reason)
+        else:
+            self._conclude("aborted", None, f"{reason}; no other seat can check keys sent to it")
 
     def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
         # A goodbye is not a verdict (a peer whose game ended for a reason we have yet to hear

@@ -98,8 +98,9 @@ def test_keys_that_open_to_no_card_stop_every_seat_at_once_for_the_audit() -> No
     """Four seats: seat 1 gives seat 0 a wrong key. Seat 0 finds that the keys open to no card
     and says so (``end``, code ``bad-opening``) before it reveals its secret: every seat stops
     and reveals at once, with no window waited out. Seat 0's audit names seat 1. The others
-    never saw that key (it went to seat 0 alone), so for them seat 0 stopped the game: its
-    forfeit, their audit clean."""
+    never saw that key (it went to seat 0 alone) and cannot tell who lies: for them the game
+    ends with no result, their audit clean (not seat 0's forfeit: a cheat's wrong key would
+    then win it the game in three records of four)."""
     catalog = load()
     setup = catalog.setup("tournament-3", variant="team", options=("conscript", "advisor"))
     table = MemoryTable(catalog.rules("team"), replace(setup, sealed=True), ["random"] * 4)
@@ -123,8 +124,9 @@ def test_keys_that_open_to_no_card_stop_every_seat_at_once_for_the_audit() -> No
     assert detector.outcome.culprit == 1 and "released a wrong key" in detector.outcome.reason
     for peer in others:
         assert peer.audited and peer.record.audit is not None
-        assert peer.outcome is not None and peer.outcome.result == "forfeit"
-        assert peer.outcome.culprit == 0 and "(p0) stopped the game, saying" in peer.outcome.reason
+        assert peer.outcome is not None and peer.outcome.result == "aborted"
+        assert peer.outcome.culprit is None and peer.outcome.winner is None
+        assert "(p0) stopped the game, saying" in peer.outcome.reason
 
 
 def test_a_bad_opening_end_lost_with_its_link_is_sent_again_when_the_link_is_back(
@@ -162,8 +164,9 @@ def test_a_bad_opening_end_lost_with_its_link_is_sent_again_when_the_link_is_bac
 
 
 def test_a_seat_that_says_keys_opened_to_no_card_when_none_did_forfeits(rules2: Rules) -> None:
-    """``end`` with code ``bad-opening`` is the sender's forfeit unless the audit names a seat:
-    no seat escapes a game it is losing by saying keys opened to no card."""
+    """At two seats, ``end`` with code ``bad-opening`` accuses the only other seat, whose keys
+    are right: it is the sender's forfeit unless the audit names a seat. No seat escapes a
+    game it is losing by saying keys opened to no card."""
     table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=30)
     said = "the keys for position 0 of shuffle 1 open to no card of the deck"
 
