@@ -126,6 +126,8 @@ def test_the_command_functions_take_a_namespace() -> None:
 
 def test_a_person_keeps_a_record_unless_told_not_to(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    # (one second for both games: the clock must not tick between them)
+    monkeypatch.setattr(time, "strftime", lambda form, *when: "2026-12-06-120000")
     args = parse("join", "h:1", "--code", "c0de")
     net_commands._record_for(args, True, "join")
     path = Path(args.record)
