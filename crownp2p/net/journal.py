@@ -45,6 +45,7 @@ class SessionFile:
     nonces: dict[int, bytes] = field(default_factory=dict)
     end: dict[str, Any] | None = None
     secret: bytes | None = None  # a sealed game's: every shuffle seed of this seat's
+    signing: bytes | None = None  # a sealed game's: the seed of this seat's signing key
     # A sealed game's messages as they came: (seat, steps applied then, the message).
     sealed_in: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
 
@@ -111,10 +112,11 @@ class Journal:
     def nonce(self, round_: int, nonce: bytes) -> None:
         self._line(self._session, {"round": round_, "nonce": nonce.hex()})
 
-    def secret(self, secret: bytes) -> None:
-        """A sealed game's secret (every shuffle seed of ours comes from it), before any
-        commitment made with it leaves."""
-        self._line(self._session, {"secret": secret.hex()})
+    def secret(self, secret: bytes, signing: bytes) -> None:
+        """A sealed game's secret (every shuffle seed of ours comes from it) and the seed of
+        our signing key (for the keys we release), before any commitment made with them
+        leaves."""
+        self._line(self._session, {"secret": secret.hex(), "signing": signing.hex()})
 
     def sealed_in(self, seat: int, applied: int, message: dict[str, Any]) -> None:
         """A sealed decks' message from ``seat``, which came when our game had applied
@@ -210,6 +212,8 @@ def load(record_path: str | Path) -> tuple[Record, SessionFile]:
                     session.end = data["end"]
                 elif "secret" in data:
                     session.secret = bytes.fromhex(data["secret"])
+                    if "signing" in data:
+                        session.signing = bytes.fromhex(data["signing"])
                 elif "in" in data:
                     message = msgpack.unpackb(bytes.fromhex(data["msg"]), raw=False)
                     session.sealed_in.append((int(data["in"]), int(data["at"]), message))

@@ -58,7 +58,7 @@ from .events import (
 )
 from .journal import Journal
 from .messages import make
-from .sealed_cards import SealedCards
+from .sealed_cards import SealedCards, UnsignedRelease
 from .sealed_deck import DeckCheat, new_seed
 from .sealed_round import BadOpening
 from .throttle import Rate
@@ -101,6 +101,7 @@ class Lockstep:
         clock: float | None = None,
         known_nonces: dict[int, bytes] | None = None,
         secret: bytes | None = None,
+        signing_seed: bytes | None = None,
     ) -> None:
         self.game = game
         self.rules = game.rules
@@ -176,8 +177,10 @@ class Lockstep:
         self.audited = False
         self.early_secrets: dict[int, float] = {}  # seat -> when its secret came, game on
         self.bad_opening: str | None = None  # why keys that opened to no card stopped our game
+        self.bad_opening_proof: dict[str, Any] | None = None  # the signed keys that did
         if game.setup.sealed:
-            self.sealed = SealedCards(game, game_id, seat, secret or new_seed())
+            signing = signing_seed or new_seed()
+            self.sealed = SealedCards(game, game_id, seat, secret or new_seed(), signing)
 
     # ================================================================ reading the state
 
@@ -288,7 +291,7 @@ class Lockstep:
 
     def begin(self, now: float) -> None:
         if self.sealed is not None:  # (on disk before any commitment made with it leaves)
-            self.journal.secret(self.sealed.secret)
+            self.journal.secret(self.sealed.secret, self.sealed.signing_seed)
         self.started = True
         self.events.append(Started())
         self.advance(now)
@@ -586,7 +589,7 @@ class Lockstep:
             self._sealed(lambda: cards.on_message(seat, msg))
             self.advance(now)
 
-    _on_seal = _on_pass = _on_keys = _on_open = _on_sealed
+    _on_seal = _on_pass = _on_keys = _on_open = _on_proof = _on_sealed
 
     def _watch_sealed(self, now: float) -> None:
         """Start or stop the window for the sealed messages our game waits for."""
@@ -618,16 +621,29 @@ class Lockstep:
                 self._conclude_forfeit(seat, reason)
 
     def _cheat(self, cheat: DeckCheat) -> None:
-        self._forfeit(cheat.seat, "cheat", f"{self.seat_name(cheat.seat)} cheated: {cheat.what}")
+        what = f"{self.seat_name(cheat.seat)} cheated: {cheat.what}"
+        if isinstance(cheat, UnsignedRelease) and not self._over():
+            # (what came to us alone we cannot show: the other seats stop with no proof)
+            self._send(None, "end", seat=self.me, code="bad-opening", text=what[:500])
+        self._forfeit(cheat.seat, "cheat", what)
 
     def _bad_opening(self, err: BadOpening) -> None:
         """Keys opened to no card: one of them is wrong, and only the audit says whose. Every
         peer is told first (as a resignation is: our secret follows the end), so that no seat
         waits a window for the message that ends its game."""
         if not self._over():
+            assert self.sealed is not None
             self.bad_opening = str(err)[:500]
-            self._send(None, "end", seat=self.me, code="bad-opening", text=self.bad_opening)
+            self.bad_opening_proof = self.sealed.proof(err)
+            self._tell_bad_opening(None)
             self._conclude("aborted", None, str(err))
+
+    def _tell_bad_opening(self, seat: int | None) -> None:
+        """The signed releases that brought us the keys, for every seat to check in its audit,
+        then the end."""
+        if self.bad_opening_proof is not None:
+            self._send(seat, "proof", **self.bad_opening_proof)
+        self._send(seat, "end", seat=self.me, code="bad-opening", text=self.bad_opening)
 
     def _begin_audit(self) -> None:
         """The game is over: reveal our game secret, and judge once every seat's is in."""
@@ -678,6 +694,11 @@ class Lockstep:
             self.sealed.replay(self.record.steps, secrets)
         except DeckCheat as cheat:
             self._verdict(cheat)
+            return
+        shower = self.sealed.proven_by
+        if shower is not None:  # (it showed keys that opened to no card, and every one is right)
+            what = "it stopped the game for keys that opened to no card, but every key is right"
+            self._verdict(DeckCheat(shower, what))
             return
         self.record.audit = secrets
         self.journal.audit(secrets)
@@ -792,7 +813,7 @@ class Lockstep:
         if self.outcome is not None and self.outcome.culprit == self.me:
             self._send(seat, "end", seat=self.me, code="resign", text=self.outcome.reason[:500])
         elif self.bad_opening is not None:
-            self._send(seat, "end", seat=self.me, code="bad-opening", text=self.bad_opening)
+            self._tell_bad_opening(seat)
         elif self.outcome is not None and self.outcome.result == "desync":
             self._send(seat, "desync", seq=self.outcome.seq, hashes=self._hash_window())
         self._finish_check()
@@ -915,16 +936,21 @@ class Lockstep:
         self._conclude_forfeit(seat, msg["text"] or f"{self.seat_name(seat)} resigned")
 
     def _stopped_for_bad_keys(self, seat: int, said: str) -> None:
-        """``seat`` found keys sent to it that open to no card. Those keys went to it alone, on
-        links we cannot read, and nothing in them is signed: we cannot check the claim. At two
-        seats the keys were ours, and ours are right, so the claim is false: its forfeit. At
-        more, another seat may have sent them, or the claim may be false: the game ends with no
-        result, unless the audit names a seat from what we saw (a pass, a key sent to us)."""
+        """``seat`` found keys sent to it that open to no card, or that their sender did not
+        sign. With the signed releases that brought them (its ``proof``, taken already:
+        SealedCards) the game ends for the audit, which names whoever signed a wrong key, or
+        else ``seat`` (_audit_check). Without a proof nothing can be checked: at two seats the
+        keys were ours, and ours are signed and right, so the claim is false, its forfeit; at
+        more, the game ends with no result (a seat's forfeit would let whoever sent it what it
+        cannot show win the game in the other records)."""
+        assert self.sealed is not None
         reason = f"{self.seat_name(seat)} stopped the game, saying: {said}"
-        if len(self.seats) == 2:
-            self._conclude_forfeit(seat, reason)
+        if self.sealed.proven_by == seat:
+            self._conclude("aborted", None, f"{reason}; the audit checks the keys it showed")
+        elif len(self.seats) == 2:
+            self._conclude_forfeit(seat, f"{reason}, and showed no signed keys")
         else:
-            self._conclude("aborted", None, f"{reason}; no other seat can check keys sent to it")
+            self._conclude("aborted", None, f"{reason}; no other seat can check what it was sent")
 
     def _on_leave(self, seat: int, msg: dict[str, Any], now: float) -> None:
         # A goodbye is not a verdict (a peer whose game ended for a reason we have yet to hear

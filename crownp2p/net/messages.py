@@ -122,6 +122,20 @@ def pair(first: Check, second: Check) -> Check:
     return check
 
 
+def row(*items: Check) -> Check:
+    """A list of exactly these items, each checked by its own."""
+
+    def check(v: Any) -> tuple[Any, ...]:
+        if type(v) is not list or len(v) != len(items):
+            raise _Bad(f"is not a list of {len(items)}")
+        try:
+            return tuple(item(x) for item, x in zip(items, v, strict=True))
+        except _Bad as err:
+            raise _Bad(f"has an element that {err}") from None
+
+    return check
+
+
 def mapping(v: Any) -> dict[str, Any]:
     if type(v) is not dict:
         raise _Bad(f"is a {type(v).__name__}, not a map")
@@ -143,6 +157,9 @@ MAX_CARD = 1 << 24
 POINT = binary(32)
 MAX_CARD_KEYS = 64
 CARD_KEYS = array(pair(integer(0, MAX_CARD), binary(32)), MAX_CARD_KEYS, min_len=1)
+SIGNATURE = binary(64)  # Ed25519, over a release's fields (sealed_deck.release_bytes)
+# A signed release as another seat sent it: sender, receiver (255: all), step, keys, signature.
+RELEASE = row(integer(0, MAX_SEATS - 1), integer(0, 255), SEQ, CARD_KEYS, SIGNATURE)
 
 SCHEMAS: dict[str, dict[str, Check]] = {
     # ---- handshake
@@ -210,14 +227,15 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "reveal": {"round": integer(1, MAX_SEQ), "nonce": NONCE},
     "ack": {"seq": SEQ, "hash": HASH},
     # ---- sealed decks (a table whose setup says ``sealed``)
-    "seal": {"shuffle": integer(1, MAX_SEQ), "commit": DIGEST},
+    "seal": {"shuffle": integer(1, MAX_SEQ), "commit": DIGEST, "signer": binary(32)},
     "pass": {
         "shuffle": integer(1, MAX_SEQ),
         "stage": pattern(re.compile(r"(shuffle|keyed shuffle|re-key)\Z"), "a stage of a shuffle"),
         "cards": array(POINT, MAX_DECK, min_len=1),
     },
-    "keys": {"keys": CARD_KEYS},
-    "open": {"step": integer(1, MAX_SEQ), "keys": CARD_KEYS},
+    "keys": {"keys": CARD_KEYS, "sig": SIGNATURE},
+    "open": {"step": integer(1, MAX_SEQ), "keys": CARD_KEYS, "sig": SIGNATURE},
+    "proof": {"card": integer(0, MAX_CARD), "releases": array(RELEASE, MAX_SEATS, min_len=1)},
     "audit": {"secret": binary(32)},
     "end": {"seat": SEAT, "code": pattern(_CODE, "an error code"), "text": text(TEXT_MAX)},
     "desync": {"seq": SEQ, "hashes": array(pair(SEQ, HASH), 64)},

@@ -41,15 +41,26 @@ from ..core.rules import Rules
 from .messages import MAX_CARD_KEYS
 from .sealed_deck import (
     SEED_BYTES,
+    TO_ALL,
     DeckCheat,
+    Signer,
     audit,
     card_point,
     deck_order,
     shuffle_seed,
+    signed_by,
 )
-from .sealed_round import SealedShuffle
+from .sealed_round import BadOpening, SealedShuffle
 
-MESSAGES = ("seal", "pass", "keys", "open", "audit")
+MESSAGES = ("seal", "pass", "keys", "open", "proof", "audit")
+
+
+class UnsignedRelease(DeckCheat):
+    """Keys that came to us alone, not signed by their sender: we name it, but no other seat
+    can check that, since we cannot show what we were sent."""
+
+
+Release = tuple[int, int, int, list[Any], bytes]  # sender, receiver, step, keys, signature
 Outbox = list[tuple[int, dict[str, Any]]]  # (seat, message)
 MAX_EARLY = 4096  # keys kept for cards our engine has not made yet (a seat ahead of us)
 MAX_AHEAD = 256  # how many steps ahead of our engine a seat's openings may be kept
@@ -73,12 +84,20 @@ class _Opening:
 
 
 class SealedCards:
-    def __init__(self, game: Game, game_id: bytes, me: int, secret: bytes) -> None:
+    def __init__(
+        self, game: Game, game_id: bytes, me: int, secret: bytes, signing_seed: bytes
+    ) -> None:
         self.game = game
         self.game_id = game_id
         self.me = me
         self.seats = list(game.rules.seating.seats)
         self.secret = secret  # this seat's game secret: every shuffle seed comes from it
+        self.signing_seed = signing_seed  # never revealed: our key releases' signatures
+        self.signer = Signer(game_id, me, signing_seed)
+        # seat -> the key its releases are signed by (ours too: a proof may show our own)
+        self.verify_keys: dict[int, bytes] = {me: self.signer.verify_key}
+        self.releases: dict[int, dict[int, Release]] = {}  # card -> seat -> its signed release
+        self.proven_by: int | None = None  # the seat whose proof of a bad opening we took
         self.shuffles: dict[int, SealedShuffle] = {}
         self.unsettled: dict[int, SealedShuffle] = {}  # the rounds we may still wait on
         self.tables: dict[int, dict[bytes, int]] = {}  # shuffle -> point -> instance going in
@@ -106,7 +125,9 @@ class SealedCards:
         out, self.outbox = self.outbox, []
         for seat, keys in sorted(self.keys_out.items()):
             for i in range(0, len(keys), MAX_CARD_KEYS):
-                out.append((seat, {"t": "keys", "keys": keys[i : i + MAX_CARD_KEYS]}))
+                chunk = keys[i : i + MAX_CARD_KEYS]
+                sig = self.signer.sign(seat, 0, chunk)
+                out.append((seat, {"t": "keys", "keys": chunk, "sig": sig}))
         self.keys_out = {}
         return out
 
@@ -165,7 +186,13 @@ class SealedCards:
         round_ = SealedShuffle(self.game_id, number, seats, self.me, start, seed)
         self.shuffles[number] = self.unsettled[number] = round_
         self.tables[number] = dict(zip(start, went_in, strict=True))
-        self._send(self.seats, "seal", shuffle=number, commit=round_.commitment())
+        self._send(
+            self.seats,
+            "seal",
+            shuffle=number,
+            commit=round_.commitment(),
+            signer=self.signer.verify_key,
+        )
         for sender, kind, msg in self.early.pop(number, []):
             self._shuffle_message(sender, kind, msg)
 
@@ -302,7 +329,8 @@ class SealedCards:
         public = [c for c, to in opened if to is None]
         if public:
             keys = [[c, self._my_key(c)] for c in public]
-            self._send(self.seats, "open", step=self.steps + 1, keys=keys)
+            sig = self.signer.sign(TO_ALL, self.steps + 1, keys)
+            self._send(self.seats, "open", step=self.steps + 1, keys=keys, sig=sig)
             for card in public:
                 self._learn_to_all(card, self.game.cards[card])
         return self._private(opened)
@@ -368,13 +396,80 @@ class SealedCards:
 
     def on_message(self, seat: int, msg: dict[str, Any]) -> None:
         kind = msg["t"]
+        if kind == "seal":
+            self._on_signer(seat, msg["signer"])
         if kind in ("seal", "pass"):
             self._shuffle_message(seat, kind, msg)
         elif kind == "keys":
+            self._keep_release(seat, (seat, self.me, 0, msg["keys"], msg["sig"]))
             for card, key in msg["keys"]:
                 self._key(seat, card, key)
         elif kind == "open":
+            self._keep_release(seat, (seat, TO_ALL, msg["step"], msg["keys"], msg["sig"]))
             self._on_open(seat, msg["step"], msg["keys"])
+        elif kind == "proof":
+            self._on_proof(seat, msg["card"], msg["releases"])
+
+    # ---------------------------------------------------------------- signed releases
+
+    def _on_signer(self, seat: int, verify_key: bytes) -> None:
+        """A seat's key for signing its releases, with each of its commitments: one a game."""
+        known = self.verify_keys.setdefault(seat, verify_key)
+        if known != verify_key:
+            raise DeckCheat(seat, "it sent a second, other signing key")
+
+    def _signed(self, release: Release) -> bool:
+        sender, receiver, step, keys, sig = release
+        key = self.verify_keys.get(sender)
+        return key is not None and signed_by(key, sig, self.game_id, sender, receiver, step, keys)
+
+    def _keep_release(self, seat: int, release: Release) -> None:
+        """Check a release's signature as it arrives, and keep it for each card it holds: the
+        proof we show every seat if those keys open to no card."""
+        if not self._signed(release):
+            kind = UnsignedRelease if release[1] == self.me else DeckCheat
+            raise kind(seat, "it sent keys that its signing key did not sign")
+        for card, _ in release[3]:
+            self.releases.setdefault(card, {})[seat] = release
+
+    def proof(self, err: BadOpening) -> dict[str, Any] | None:
+        """What we show every seat when keys open to no card: the signed releases that
+        brought us every other seat's key for that position."""
+        where = (err.number, err.position)
+        card = next((c for c, s in self.slots.items() if (s.shuffle, s.position) == where), None)
+        kept = self.releases.get(card, {}) if card is not None else {}
+        if card is None or not kept:
+            return None
+        releases = [
+            [sender, receiver, step, [list(pair) for pair in keys], sig]
+            for sender, receiver, step, keys, sig in (kept[s] for s in sorted(kept))
+        ]
+        return {"card": card, "releases": releases}
+
+    def _on_proof(self, seat: int, card: int, releases: Sequence[Release]) -> None:
+        """``seat`` shows the releases that brought it keys opening ``card`` to no card. Each
+        must be signed by the seat it names and sent to ``seat`` (or to all), and together
+        they must hold every other seat's key for the card. Their keys go into our audit,
+        which names whoever sent a wrong one, or else ``seat`` (see Lockstep)."""
+        slot = self.slots.get(card)
+        if slot is None:
+            raise DeckCheat(seat, f"it showed keys for card {card}, which no shuffle sealed")
+        round_ = self.shuffles[slot.shuffle]
+        shown: dict[int, bytes] = {}
+        for release in releases:
+            sender, receiver, _, keys, _ = release
+            if sender == seat or receiver not in (seat, TO_ALL) or not self._signed(release):
+                raise DeckCheat(seat, f"it showed a release of seat {sender} not signed to it")
+            key = next((k for c, k in keys if c == card), None)
+            if key is None:
+                raise DeckCheat(seat, f"it showed a release of seat {sender} with no key for it")
+            shown[sender] = key
+        missing = [s for s in round_.log.seats if s != seat and s not in shown]
+        if missing:
+            raise DeckCheat(seat, f"its proof lacks the key of seat {missing[0]}")
+        for sender, key in sorted(shown.items()):
+            round_.log.released.append((sender, slot.position, key))
+        self.proven_by = seat
 
     def _on_open(self, seat: int, step: int, keys: list[tuple[int, bytes]]) -> None:
         """``seat`` opens cards to all with its decision for ``step``: kept until our engine

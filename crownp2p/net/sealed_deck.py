@@ -49,11 +49,14 @@ import secrets as _secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
 from nacl import bindings as sodium
+from nacl.exceptions import BadSignatureError
 from nacl.exceptions import RuntimeError as SodiumError
+from nacl.signing import SigningKey, VerifyKey
 
 from crownp2p.core.shuffle import shuffle as seeded_shuffle
 
@@ -66,6 +69,9 @@ _CARD = b"crownp2p sealed card point v1"
 _COMMIT = b"crownp2p sealed shuffle commitment v1"
 _SECRETS = b"crownp2p sealed shuffle secrets v1"
 _SEED = b"crownp2p sealed shuffle seed v1"
+_RELEASE = b"crownp2p sealed key release v1"
+TO_ALL = 255  # the receiver a signed release names when it goes to every seat (an `open`)
+SIGNATURE_BYTES = 64
 
 
 class DeckCheat(ValueError):
@@ -75,6 +81,56 @@ class DeckCheat(ValueError):
         super().__init__(f"seat {seat}: {what}")
         self.seat = seat
         self.what = what
+
+
+# ====================================================================== signed releases
+
+
+def release_bytes(
+    game_id: bytes, sender: int, receiver: int, step: int, keys: Sequence[Sequence[Any]]
+) -> bytes:
+    """What a seat signs when it releases keys: a domain string, the game, the sender, the
+    receiver (``TO_ALL`` for an `open`), the step (an `open`'s; 0 for `keys`), then each
+    card id (4 bytes) and its 32-byte key, as sent. Keys travel to one seat on a link no
+    other seat can read: the signature lets that seat show every seat what it was sent."""
+    pairs = b"".join(int(card).to_bytes(4, "big") + bytes(key) for card, key in keys)
+    head = _RELEASE + game_id + bytes([sender, receiver]) + step.to_bytes(8, "big")
+    return head + pairs
+
+
+class Signer:
+    """A seat's signing key for one game's key releases (Ed25519, through PyNaCl), from a seed
+    it draws and keeps in its session file. Unlike the game secret it is never revealed, so
+    no signature can be made in its name after the audit."""
+
+    def __init__(self, game_id: bytes, seat: int, seed: bytes) -> None:
+        self.game_id, self.seat = game_id, seat
+        self._key = SigningKey(seed)
+        self.verify_key: bytes = bytes(self._key.verify_key)
+
+    def sign(self, receiver: int, step: int, keys: Sequence[Sequence[Any]]) -> bytes:
+        data = release_bytes(self.game_id, self.seat, receiver, step, keys)
+        signature: bytes = self._key.sign(data).signature
+        return signature
+
+
+def signed_by(
+    verify_key: bytes,
+    signature: bytes,
+    game_id: bytes,
+    sender: int,
+    receiver: int,
+    step: int,
+    keys: Sequence[Sequence[Any]],
+) -> bool:
+    """Did the seat whose verify key this is sign this release?"""
+    try:
+        VerifyKey(verify_key).verify(
+            release_bytes(game_id, sender, receiver, step, keys), signature
+        )
+    except (BadSignatureError, ValueError, TypeError):
+        return False
+    return True
 
 
 # ====================================================================== card points

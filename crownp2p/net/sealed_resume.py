@@ -50,6 +50,7 @@ def rebuild(
     seat: int,
     game_id: bytes,
     secret: bytes,
+    signing_seed: bytes,
     inbound: Inbound,
     decider: _Decider | None = None,
 ) -> tuple[Game, SealedCards, dict[int, list[dict[str, Any]]], int]:
@@ -63,7 +64,7 @@ def rebuild(
     a step had not left the machine: our decisions leave only once all they depend on is
     synced. So the rebuild stops before it, and the record is cut there: the other seats send
     their steps and messages again after the sync, and our bot or player decides again."""
-    kept = _Kept(rules, record, seat, game_id, secret, inbound)
+    kept = _Kept(rules, record, seat, game_id, secret, signing_seed, inbound)
     try:
         done = _play(kept, None, None)
     except _Short as short:
@@ -81,6 +82,7 @@ class _Kept:
     seat: int
     game_id: bytes
     secret: bytes
+    signing_seed: bytes
     inbound: Inbound
 
 
@@ -92,7 +94,7 @@ def _play(
     rules, record, seat = kept.rules, kept.record, kept.seat
     game_id, secret, inbound = kept.game_id, kept.secret, kept.inbound
     game = record.new_game(rules)
-    cards = SealedCards(game, game_id, seat, secret)
+    cards = SealedCards(game, game_id, seat, secret, kept.signing_seed)
     sent: dict[int, list[dict[str, Any]]] = {}
     by_step: dict[int, list[tuple[int, dict[str, Any]]]] = {}
     for sender, applied, message in inbound:

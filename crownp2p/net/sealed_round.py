@@ -54,7 +54,7 @@ class BadOpening(ValueError):
             f"the keys for position {position} of shuffle {number} open to no card of the "
             "deck: one of them is wrong, and the audit will say whose"
         )
-        self.position = position
+        self.number, self.position = number, position
 
 
 class SealedShuffle:

@@ -929,14 +929,18 @@ async def resume_game(
     _check_players(chosen, info.players)
     sealed: tuple[SealedCards, dict[int, list[dict[str, Any]]]] | None = None
     if info.setup.sealed:
-        if session_file.secret is None:
-            raise NetError(f"the session file of {record} does not keep this seat's game secret")
+        if session_file.secret is None or session_file.signing is None:
+            raise NetError(
+                f"the session file of {record} does not keep this seat's game secret and "
+                "signing key"
+            )
         game, cards, sent, steps = rebuild(
             chosen,
             rec,
             seat=info.seat,
             game_id=info.game_id,
             secret=session_file.secret,
+            signing_seed=session_file.signing,
             inbound=session_file.sealed_in,
             decider=decider,
         )

@@ -49,6 +49,7 @@ class MemoryTable:
                     nonces=lambda r, s=seat: crypto.insecure_nonce(test_seed, s, r),
                     # (a sealed game's secret: fixed here, so a test's games are the same)
                     secret=crypto.insecure_nonce(test_seed, seat, 0),
+                    signing_seed=crypto.insecure_nonce(test_seed, seat, 1 << 20),
                     max_turns=max_turns,
                     reveal_timeout=reveal_timeout,
                     clock=clock,

@@ -64,7 +64,7 @@ class Bus:
                 Peer(
                     seat,
                     game,
-                    SealedCards(game, GAME_ID, seat, secret_of(seat)),
+                    SealedCards(game, GAME_ID, seat, secret_of(seat), secret_of(seat, "signing ")),
                     make_bot(bot, f"{seed}:{seat}"),
                     SeedSource(seed),
                 )

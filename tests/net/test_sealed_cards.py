@@ -94,21 +94,49 @@ def cheat_on(bus: Bus, seat: int, kind: str, change: Any, times: int = 1) -> lis
     return done
 
 
+def wrong_key(bus: Bus, receiver: int, item: dict[str, Any]) -> dict[str, Any]:
+    """A `keys` message with its first key wrong, signed by its sender as its own."""
+    [card, key], *rest = item["keys"]
+    keys = [[card, bytes([key[0] ^ 1]) + key[1:]], *rest]
+    return {**item, "keys": keys, "sig": bus.peers[1].cards.signer.sign(receiver, 0, keys)}
+
+
+def once(bus: Bus, sender: int, kind: str, change: Any) -> list[int]:
+    """Have ``sender`` change its next message of ``kind`` (``change(receiver, item)``)."""
+    done = [0]
+
+    def tamper(seat: int, to: int, item: Any) -> list[Any]:
+        if seat == sender and isinstance(item, dict) and item["t"] == kind and not done[0]:
+            done[0] += 1
+            return [change(to, item)]
+        return [item]
+
+    bus.tamper = tamper
+    return done
+
+
 def test_a_wrong_key_opens_no_card_and_the_audit_names_who_sent_it() -> None:
     bus = Bus(RULES, SETUP, 0)
-    other_key = bytes(32)
-
-    def wrong(item: dict[str, Any]) -> dict[str, Any]:
-        [card, key], *rest = item["keys"]
-        bad = bytes([key[0] ^ 1]) + key[1:]
-        return {**item, "keys": [[card, bad or other_key], *rest]}
-
-    cheat_on(bus, 1, "keys", wrong)
+    once(bus, 1, "keys", lambda to, item: wrong_key(bus, to, item))
     with pytest.raises(BadOpening):
         bus.run()
     bus.tamper = None
     with pytest.raises(DeckCheat, match="released a wrong key") as err:
         bus.audit()
+    assert err.value.seat == 1
+
+
+def test_a_key_changed_after_its_signature_is_refused_at_once() -> None:
+    """What a seat's signing key did not sign is refused as it arrives, naming the sender
+    (whose link it came on): so no seat can show another's key changed."""
+    bus = Bus(RULES, SETUP, 0)
+
+    def changed(to: int, item: dict[str, Any]) -> dict[str, Any]:
+        return {**wrong_key(bus, to, item), "sig": item["sig"]}
+
+    once(bus, 1, "keys", changed)
+    with pytest.raises(DeckCheat, match="its signing key did not sign") as err:
+        bus.run()
     assert err.value.seat == 1
 
 
@@ -209,18 +237,24 @@ def test_what_a_seat_sends_ahead_of_the_game_is_bounded() -> None:
     """Openings, keys and shuffle messages may come before our engine needs them (the sender
     is ahead), but only so far ahead, and only so many: a flood is a cheat, not a cost."""
     bus = Bus(RULES, SETUP, 0)
-    cards = bus.peers[0].cards
+    cards, signer = bus.peers[0].cards, bus.peers[1].cards.signer
+    cards.verify_keys[1] = signer.verify_key  # (as seat 1's first commitment brings it)
     key = bytes(32)
+
+    def opening(step: int, keys: list[Any]) -> dict[str, Any]:
+        return {"t": "open", "step": step, "keys": keys, "sig": signer.sign(255, step, keys)}
+
     with pytest.raises(DeckCheat, match="cannot decide now") as err:
-        cards.on_message(1, {"t": "open", "step": cards.steps + MAX_AHEAD + 1, "keys": [[5, key]]})
+        cards.on_message(1, opening(cards.steps + MAX_AHEAD + 1, [[5, key]]))
     assert err.value.seat == 1
-    cards.on_message(1, {"t": "open", "step": cards.steps + 3, "keys": [[5, key]]})
+    cards.on_message(1, opening(cards.steps + 3, [[5, key]]))
     with pytest.raises(DeckCheat, match="cannot decide now"):
-        cards.on_message(1, {"t": "open", "step": cards.steps + 3, "keys": [[6, key]]})
+        cards.on_message(1, opening(cards.steps + 3, [[6, key]]))
     with pytest.raises(DeckCheat, match="not the next"):
-        cards.on_message(1, {"t": "seal", "shuffle": 2, "commit": key})
+        cards.on_message(1, {"t": "seal", "shuffle": 2, "commit": key, "signer": signer.verify_key})
     made = len(bus.peers[0].game.cards)
     with pytest.raises(DeckCheat, match="which no shuffle sealed"):
         for card in range(made, made + MAX_EARLY + 1):
-            cards.on_message(1, {"t": "keys", "keys": [[card, key]]})
+            keys = [[card, key]]
+            cards.on_message(1, {"t": "keys", "keys": keys, "sig": signer.sign(0, 0, keys)})
     assert len(cards.early_keys) == MAX_EARLY

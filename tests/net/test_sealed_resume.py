@@ -73,6 +73,7 @@ def resumed(table: MemoryTable, seat: int, inbound: list[Any]) -> Lockstep:
         seat=seat,
         game_id=table.game_id,
         secret=old.sealed.secret,
+        signing_seed=old.sealed.signing_seed,
         inbound=inbound,
     )
     record.steps = record.steps[:steps]  # (as resume cuts the file)

@@ -22,6 +22,7 @@ from crownp2p.net.events import Audited, Ended
 from crownp2p.net.journal import load as load_session
 from crownp2p.net.proof import unproven_round
 from crownp2p.net.sealed_resume import rebuild
+from crownp2p.net.sealed_round import BadOpening
 from crownp2p.net.session import TableInfo
 from crownp2p.packs import load
 from crownp2p.shell.cli import main
@@ -75,75 +76,74 @@ def test_a_sealed_four_seat_team_game_ends_with_a_clean_audit() -> None:
     assert all(seen[-1].culprit is None for seen in events)  # type: ignore[union-attr]
 
 
-def test_a_wrong_key_on_the_wire_ends_the_game_as_the_cheat_of_its_sender(rules2: Rules) -> None:
-    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=60)
+def signed_wrong_key(table: MemoryTable, sender: int, receiver: int, msg: dict[str, Any]) -> Any:
+    """``sender``'s `keys` message with its first key wrong, signed by the sender: a cheat's
+    own program sends it so."""
+    signer = table.peers[sender].sealed.signer  # type: ignore[union-attr]
+    [card, key], *rest = msg["keys"]
+    keys = [[card, bytes([key[0] ^ 1]) + key[1:]], *rest]
+    return {**msg, "keys": keys, "sig": signer.sign(receiver, 0, keys)}
+
+
+def wrong_key_once(table: MemoryTable, sender: int, receiver: int) -> list[int]:
+    """Have ``sender`` send ``receiver`` one wrong key; how many it sent."""
     changed = [0]
 
-    def wrong_key(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
-        if src == 1 and msg["t"] == "keys" and changed[0] == 0:
+    def tamper(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if (src, dst) == (sender, receiver) and msg["t"] == "keys" and not changed[0]:
             changed[0] += 1
-            [card, key], *rest = msg["keys"]
-            return [{**msg, "keys": [[card, bytes([key[0] ^ 1]) + key[1:]], *rest]}]
+            return [signed_wrong_key(table, src, dst, msg)]
         return [msg]
 
-    table.tamper = wrong_key
+    table.tamper = tamper
+    return changed
+
+
+def test_a_wrong_key_on_the_wire_ends_the_game_as_the_cheat_of_its_sender(rules2: Rules) -> None:
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=60)
+    changed = wrong_key_once(table, 1, 0)
     finish(table)
-    honest = table.peers[0]
     assert changed[0] == 1
-    assert honest.outcome is not None and honest.outcome.result == "cheat"
-    assert honest.outcome.culprit == 1 and "released a wrong key" in honest.outcome.reason
+    for peer in table.peers:
+        assert peer.outcome is not None and peer.outcome.result == "cheat"
+        assert peer.outcome.culprit == 1 and "released a wrong key" in peer.outcome.reason
 
 
-def test_keys_that_open_to_no_card_stop_every_seat_at_once_for_the_audit() -> None:
-    """Four seats: seat 1 gives seat 0 a wrong key. Seat 0 finds that the keys open to no card
-    and says so (``end``, code ``bad-opening``) before it reveals its secret: every seat stops
-    and reveals at once, with no window waited out. Seat 0's audit names seat 1. The others
-    never saw that key (it went to seat 0 alone) and cannot tell who lies: for them the game
-    ends with no result, their audit clean (not seat 0's forfeit: a cheat's wrong key would
-    then win it the game in three records of four)."""
+def test_a_wrong_key_to_one_seat_is_named_at_every_seat_at_once() -> None:
+    """Four seats: seat 1 gives seat 0 a wrong key, signed. Seat 0 finds that the keys open to
+    no card and shows every seat the signed releases that brought them (``proof``), then says
+    so (``end``, code ``bad-opening``) before its secret. Every seat stops and reveals at once,
+    with no window waited out, and every seat's audit names seat 1: the key it signed is not
+    the one its seed gives."""
     catalog = load()
     setup = catalog.setup("tournament-3", variant="team", options=("conscript", "advisor"))
     table = MemoryTable(catalog.rules("team"), replace(setup, sealed=True), ["random"] * 4)
-    changed = [0]
-
-    def wrong_key(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
-        if (src, dst) == (1, 0) and msg["t"] == "keys" and not changed[0]:
-            changed[0] += 1
-            [card, key], *rest = msg["keys"]
-            return [{**msg, "keys": [[card, bytes([key[0] ^ 1]) + key[1:]], *rest]}]
-        return [msg]
-
-    table.tamper = wrong_key
+    changed = wrong_key_once(table, 1, 0)
     table.connect()
     table.pump()
     assert changed[0] == 1 and table.now == 0  # (no time has passed: no window ran out)
-    ends = [m for src, _, m in table.log if src == 0 and m["t"] == "end"]
-    assert len(ends) == 3 and all(m["code"] == "bad-opening" for m in ends)
-    detector, *others = table.peers
-    assert detector.outcome is not None and detector.outcome.result == "cheat"
-    assert detector.outcome.culprit == 1 and "released a wrong key" in detector.outcome.reason
-    for peer in others:
-        assert peer.audited and peer.record.audit is not None
-        assert peer.outcome is not None and peer.outcome.result == "aborted"
-        assert peer.outcome.culprit is None and peer.outcome.winner is None
-        assert "(p0) stopped the game, saying" in peer.outcome.reason
+    sent = [m["t"] for src, dst, m in table.log if src == 0 and dst == 2][-3:]
+    assert sent == ["proof", "end", "audit"]
+    for peer in table.peers:
+        assert peer.outcome is not None and peer.outcome.result == "cheat", peer.me
+        assert peer.outcome.culprit == 1 and "released a wrong key" in peer.outcome.reason
 
 
 def test_a_bad_opening_end_lost_with_its_link_is_sent_again_when_the_link_is_back(
     rules2: Rules,
 ) -> None:
-    """The seat whose link was down when the finder's end went out hears it on the sync, as a
-    resignation is heard: it ends at once, not after a window holding the finder's secret."""
+    """The seat whose link was down when the finder's proof and end went out hears them on
+    the sync, as a resignation is heard: it ends at once, not after a window holding the
+    finder's secret."""
     table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=60)
     changed, lost = [0], [0]
 
     def wrong_key_and_lost_end(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
         if src == 1 and msg["t"] == "keys" and not changed[0]:
             changed[0] += 1
-            [card, key], *rest = msg["keys"]
-            return [{**msg, "keys": [[card, bytes([key[0] ^ 1]) + key[1:]], *rest]}]
-        if src == 0 and msg["t"] == "end":
-            lost[0] += 1  # (the link went down as it left)
+            return [signed_wrong_key(table, src, dst, msg)]
+        if src == 0 and msg["t"] in ("proof", "end"):
+            lost[0] += 1  # (the link went down as they left)
             return []
         return [msg]
 
@@ -151,22 +151,61 @@ def test_a_bad_opening_end_lost_with_its_link_is_sent_again_when_the_link_is_bac
     table.connect()
     table.pump()
     finder, other = table.peers
-    assert changed[0] == lost[0] == 1 and finder.outcome is not None and other.outcome is None
+    assert changed[0] == 1 and lost[0] == 2 and finder.outcome is not None
+    assert other.outcome is None
     table.tamper = None
     for a, b in ((0, 1), (1, 0)):
         table.peers[a].on_link_down(b, table.now)
         table.peers[a].on_link_up(b, table.now)
     table.pump()
     assert table.now == 0  # (at once: no window ran out)
-    assert other.outcome is not None and other.outcome.result == "forfeit"
-    assert "(p0) stopped the game, saying" in other.outcome.reason
-    assert finder.outcome.result == "cheat" and finder.outcome.culprit == 1
+    for peer in table.peers:
+        assert peer.outcome is not None and peer.outcome.result == "cheat"
+        assert peer.outcome.culprit == 1
 
 
-def test_a_seat_that_says_keys_opened_to_no_card_when_none_did_forfeits(rules2: Rules) -> None:
-    """At two seats, ``end`` with code ``bad-opening`` accuses the only other seat, whose keys
-    are right: it is the sender's forfeit unless the audit names a seat. No seat escapes a
-    game it is losing by saying keys opened to no card."""
+def test_a_seat_that_stops_the_game_for_keys_that_are_right_is_named() -> None:
+    """Four seats: seat 0 shows every seat the signed releases of a card it drew, whose keys
+    are right, and says they open to no card. Every other seat stops for the audit, which
+    finds every key right and names seat 0. Without a proof nothing can be checked: the game
+    ends with no result (at two seats it is the sender's forfeit: the next test)."""
+    catalog = load()
+    setup = catalog.setup("tournament-3", variant="team", options=("conscript", "advisor"))
+    for with_proof in (True, False):
+        table = MemoryTable(catalog.rules("team"), replace(setup, sealed=True), ["random"] * 4)
+        table.bot_seats = {1, 2, 3}  # (seat 0 is a person: the game waits for it, hand dealt)
+        table.connect()
+        table.pump()
+        liar = table.peers[0]
+        assert liar.sealed is not None and liar.my_turn
+        card = next(c for c in liar.game.players[0].hand if c in liar.sealed.releases)
+        slot = liar.sealed.slots[card]
+        said = str(BadOpening(slot.shuffle, slot.position))
+        for seat in (1, 2, 3):
+            if with_proof:
+                proof = liar.sealed.proof(BadOpening(slot.shuffle, slot.position))
+                assert proof is not None
+                table.inject(0, seat, {"t": "proof", **proof})
+            table.inject(0, seat, {"t": "end", "seat": 0, "code": "bad-opening", "text": said})
+        others = table.peers[1:]
+        for peer in others:
+            assert peer.outcome is not None
+            assert peer.outcome.result == "aborted" and peer.outcome.culprit is None
+            if not with_proof:
+                assert "no other seat can check" in peer.outcome.reason
+        if with_proof:
+            liar.abort("it stopped")
+            finish_started(table)
+            for peer in others:
+                assert peer.outcome is not None and peer.outcome.result == "cheat"
+                assert peer.outcome.culprit == 0 and "every key is right" in peer.outcome.reason
+
+
+def test_at_two_seats_a_claim_of_bad_keys_with_no_proof_is_its_sender_s_forfeit(
+    rules2: Rules,
+) -> None:
+    """The only other seat sent every key, signed and right: no seat escapes a game it is
+    losing by saying keys opened to no card."""
     table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=30)
     said = "the keys for position 0 of shuffle 1 open to no card of the deck"
 
@@ -180,9 +219,54 @@ def test_a_seat_that_says_keys_opened_to_no_card_when_none_did_forfeits(rules2: 
     honest = table.peers[0]
     assert honest.audited and honest.record.audit is not None  # (clean: it names no one)
     assert honest.outcome is not None and honest.outcome.result == "forfeit"
-    assert honest.outcome.culprit == 1 and f"(p1) stopped the game, saying: {said}" in (
-        honest.outcome.reason
-    )
+    assert honest.outcome.culprit == 1 and "showed no signed keys" in honest.outcome.reason
+
+
+def test_keys_their_sender_did_not_sign_stop_every_seat_at_once() -> None:
+    """Four seats: seat 1 sends seat 0 keys with a broken signature. Seat 0 names seat 1 (it
+    came on seat 1's own link) and stops every seat at once; the others, who cannot see what
+    seat 0 was sent, end with no result, not seat 0's forfeit."""
+    catalog = load()
+    setup = catalog.setup("tournament-3", variant="team", options=("conscript", "advisor"))
+    table = MemoryTable(catalog.rules("team"), replace(setup, sealed=True), ["random"] * 4)
+    broken = [0]
+
+    def unsigned(src: int, dst: int, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        if (src, dst) == (1, 0) and msg["t"] == "keys" and not broken[0]:
+            broken[0] += 1
+            return [{**msg, "sig": bytes([msg["sig"][0] ^ 1]) + msg["sig"][1:]}]
+        return [msg]
+
+    table.tamper = unsigned
+    table.connect()
+    table.pump()
+    assert broken[0] == 1 and table.now == 0
+    finder, *others = table.peers
+    assert finder.outcome is not None and finder.outcome.result == "forfeit"
+    assert finder.outcome.culprit == 1 and "did not sign" in finder.outcome.reason
+    for peer in others:
+        assert peer.outcome is not None and peer.outcome.result == "aborted", peer.me
+        assert peer.outcome.culprit is None
+
+
+def test_a_proof_with_a_release_its_seat_did_not_sign_is_its_finder_s_cheat(
+    rules2: Rules,
+) -> None:
+    table = MemoryTable(rules2, SETUP, ["greedy", "greedy"], seed=0, max_turns=30)
+    table.bot_seats = {1}  # (seat 0 is a person: the game waits for it, hand dealt)
+    table.connect()
+    table.pump()
+    finder, other = table.peers
+    assert finder.sealed is not None and finder.my_turn
+    card = next(c for c in finder.game.players[0].hand if c in finder.sealed.releases)
+    slot = finder.sealed.slots[card]
+    proof = finder.sealed.proof(BadOpening(slot.shuffle, slot.position))
+    assert proof is not None
+    sender, receiver, step, keys, sig = proof["releases"][0]
+    forged = [sender, receiver, step, keys, bytes([sig[0] ^ 1]) + sig[1:]]
+    table.inject(0, 1, {"t": "proof", "card": card, "releases": [forged]})
+    assert other.outcome is not None and other.outcome.result == "forfeit"
+    assert other.outcome.culprit == 0 and "not signed to it" in other.outcome.reason
 
 
 def test_a_seat_that_keeps_its_secret_from_the_audit_is_named(rules2: Rules) -> None:
@@ -288,13 +372,14 @@ async def test_two_peers_play_a_sealed_game_over_loopback(
     # and the sealed messages it received rebuild its engine to the record's last hash.
     record, session = load_session(table.records[1])
     info = TableInfo.from_json(session.table)
-    assert session.secret is not None and session.sealed_in
+    assert session.secret is not None and session.signing is not None and session.sealed_in
     game, _, sent, steps = rebuild(
         rules2,
         record,
         seat=info.seat,
         game_id=info.game_id,
         secret=session.secret,
+        signing_seed=session.signing,
         inbound=session.sealed_in,
     )
     assert steps == len(record.steps) and game.table_hash() == record.steps[-1].hash and sent
