@@ -15,7 +15,7 @@ from typing import Any
 from .crypto import KEY_BYTES, NOISE_MESSAGE_BYTES, NOISE_STATIC_MESSAGE_BYTES, PAKE_BYTES
 from .errors import ProtocolError
 
-PROTOCOL_VERSION = 3  # 3: SPAKE2 over the join code, every link sealed with Noise
+PROTOCOL_VERSION = 4  # 3: SPAKE2, every link sealed with Noise; 4: sealed decks' keys signed
 
 MAX_SEQ = 1 << 40
 MAX_SEATS = 8

@@ -1,4 +1,4 @@
-"""Test vectors for protocol 3's key schedule (docs/protocol.md, "Test vectors").
+"""Test vectors for the key schedule (protocol 3 and after) (docs/protocol.md, "Test vectors").
 
 Run ``python tests/net/key_vectors.py`` to print the block the document carries;
 tests/net/test_secure.py checks the document still says exactly this. Every input is fixed:
@@ -43,7 +43,7 @@ def _vectors() -> list[tuple[str, bytes]]:
     join = encode_body(
         make(
             "join",
-            proto=3,
+            proto=4,
             engine="0.1.0/state1/shuffle1",
             packs=[["crownp2p", "0.1.0"]],
             pake=pake_a,
@@ -86,7 +86,7 @@ def _vectors() -> list[tuple[str, bytes]]:
     peer = encode_body(
         make(
             "peer",
-            proto=3,
+            proto=4,
             engine="0.1.0/state1/shuffle1",
             packs=[["crownp2p", "0.1.0"]],
             game_id=GAME_ID,
