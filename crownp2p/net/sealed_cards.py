@@ -16,6 +16,10 @@ engine") and does the cryptography's side of each thing the game does with hidde
   (Astrology's look): the seat waits for the others' keys before it applies its decision;
   each other peer gives its keys once its engine has applied the decision, from the cards
   the look noted (``game.looks``);
+* **signed releases**: every ``keys`` and ``open`` we send is signed with our per-game key
+  (:class:`~.sealed_deck.Signer`), every one we receive is checked and kept, so that keys
+  opening to no card can be shown to every seat (:meth:`SealedCards.proof`), and a seat's
+  proof checked and put into our audit;
 * the **audit** at the end: every seat reveals its game secret, from which each of its
   shuffle seeds came; every seed is checked against its commitment, every pass re-run and
   every key released checked; then the whole game is replayed by an engine that knows every
@@ -23,9 +27,10 @@ engine") and does the cryptography's side of each thing the game does with hidde
 
 Feed it the messages of the types in :data:`MESSAGES` and call it at the points its methods
 name; take what it wants sent from :meth:`SealedCards.take_outbox`. Anything a seat sends
-that does not check out raises :class:`~.sealed_deck.DeckCheat` naming the seat; keys that
-open to no card raise :class:`~.sealed_round.BadOpening`, after which only the audit can say
-whose key was wrong.
+that does not check out raises :class:`~.sealed_deck.DeckCheat` naming the seat
+(:class:`UnsignedRelease` for keys that came to us alone unsigned); keys that open to no card
+raise :class:`~.sealed_round.BadOpening`, after which only the audit can say whose key was
+wrong.
 """
 
 from __future__ import annotations
