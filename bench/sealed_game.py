@@ -29,12 +29,15 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from net_game import ENTRY, over_loopback
 
+from crownp2p.core.game import CHANCE
+from crownp2p.core.record import Record
+
 GOAL = 2.0
 FREE_GROUP = [sys.executable, str(Path(__file__).with_name("free_group.py"))]
-CHANCE = -1  # a record's seat for chance (crownp2p.core.game.CHANCE)
 
 
 def chance_opens(seed: int, turns_each: int, final_hash: str) -> int:
@@ -44,14 +47,15 @@ def chance_opens(seed: int, turns_each: int, final_hash: str) -> int:
         _, results = over_loopback(seed, turns_each, Path(tmp), ENTRY, ("--sealed-decks",))
         if results[0]["final_hash"] != final_hash:
             raise SystemExit(f"seed {seed}: the sealed game differs when played again")
-        lines = (Path(tmp) / f"host-{seed}.jsonl").read_text().splitlines()
-    steps = [json.loads(line) for line in lines if '"seq"' in line]
-    return sum(1 for s in steps if s["seat"] == CHANCE and s["decision"].startswith("open "))
+        steps = Record.load(Path(tmp) / f"host-{seed}.jsonl").steps
+    return sum(1 for s in steps if s.seat == CHANCE and s.decision[0] == "open")
 
 
-def per_step(rows: Sequence[dict[str, object]], kind: str) -> float:
+def per_step(rows: Sequence[dict[str, Any]], kind: str) -> float:
     mine = [r for r in rows if r["kind"] == kind]
-    return sum(float(str(r["seconds"])) for r in mine) / sum(int(str(r["steps"])) for r in mine)
+    seconds: float = sum(r["seconds"] for r in mine)
+    steps: int = sum(r["steps"] for r in mine)
+    return seconds / steps
 
 
 def main() -> None:
@@ -68,7 +72,7 @@ def main() -> None:
     kinds = [("open", ENTRY, "--open-decks"), ("sealed", ENTRY, "--sealed-decks")]
     if args.free_arithmetic:
         kinds.append(("sealed, free arithmetic", FREE_GROUP, "--sealed-decks"))
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     for seed in range(args.seed, args.seed + args.runs):
         opens, sealed_seq = 0, 0
         for kind, entry, mode in kinds:
