@@ -71,7 +71,6 @@ _SECRETS = b"crownp2p sealed shuffle secrets v1"
 _SEED = b"crownp2p sealed shuffle seed v1"
 _RELEASE = b"crownp2p sealed key release v1"
 TO_ALL = 255  # the receiver a signed release names when it goes to every seat (an `open`)
-SIGNATURE_BYTES = 64
 
 
 class DeckCheat(ValueError):
